@@ -136,3 +136,74 @@ def minhash_dedup_reference(signatures, threshold, exact_sets=None):
         else:
             dropped.append((i, best[0], best[1], best[2]))
     return kept, dropped, max_similarity
+
+
+def bm25_reference(documents, query, k1=1.5, b=0.75):
+    """BM25, Lucene IDF, straight from SPEC §5: every distinct query term, every document.
+
+    Terms are summed in the order of their first appearance in the query; a term with f = 0
+    adds nothing (its limit is 0 also when k1 = 0).
+    """
+    from math import log
+
+    n_docs = len(documents)
+    if n_docs == 0 or sum(len(d) for d in documents) == 0:
+        return [0.0] * n_docs
+    avgdl = sum(len(d) for d in documents) / n_docs
+    scores = []
+    for d in documents:
+        score = 0.0
+        for t in dict.fromkeys(query):
+            n_t = sum(1 for other in documents if t in other)
+            f = list(d).count(t)
+            if f:
+                idf = log(1 + (n_docs - n_t + 0.5) / (n_t + 0.5))
+                score += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * len(d) / avgdl))
+        scores.append(score)
+    return scores
+
+
+def cosine_reference(u, v):
+    """Cosine with correctly rounded sums (math.fsum); 0.0 when either vector is all zeros."""
+    from math import fsum, sqrt
+
+    u, v = [float(x) for x in u], [float(x) for x in v]
+    if not any(u) or not any(v):
+        return 0.0
+    norms = sqrt(fsum(a * a for a in u)) * sqrt(fsum(c * c for c in v))
+    return fsum(a * c for a, c in zip(u, v)) / norms
+
+
+def rank_positions_reference(scores):
+    """rank_i = 1 + #(present scores above s_i) + #(earlier equal scores); None stays None."""
+    ranks = []
+    for i, s in enumerate(scores):
+        if s is None:
+            ranks.append(None)
+            continue
+        above = sum(1 for t in scores if t is not None and t > s)
+        earlier_equal = sum(1 for t in scores[:i] if t is not None and t == s)
+        ranks.append(1 + above + earlier_equal)
+    return ranks
+
+
+def rrf_reference(bm25_ranks, dense_ranks, k=60, w_bm25=1.0, w_dense=1.0):
+    """SPEC §5: Σ over the lists a candidate is present in of w / (k + rank)."""
+    return [
+        (0.0 if rb is None else w_bm25 / (k + rb)) + (0.0 if rd is None else w_dense / (k + rd))
+        for rb, rd in zip(bm25_ranks, dense_ranks)
+    ]
+
+
+def fused_order_reference(rrf_scores, bm25_ranks, dense_ranks):
+    """sorted() with the full SPEC §5 key; a missing rank is larger than any present rank."""
+    missing = len(rrf_scores) + 1
+    return sorted(
+        range(len(rrf_scores)),
+        key=lambda i: (
+            -rrf_scores[i],
+            missing if bm25_ranks[i] is None else bm25_ranks[i],
+            missing if dense_ranks[i] is None else dense_ranks[i],
+            i,
+        ),
+    )
