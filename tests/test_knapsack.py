@@ -1,0 +1,194 @@
+"""ckn.knapsack.solve against brute force, metamorphic properties, input handling and errors."""
+
+import random
+from array import array
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ckn import CknError
+from ckn.knapsack import KnapsackResult, solve
+from reference import knapsack_brute_force
+
+# Small weights and values make ties (equal value, equal weight) common, so the tie rules are
+# exercised, not just the optimum.
+items = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 6)), max_size=12)
+budgets = st.integers(0, 40)
+# max_memory = 0 forces the divide-and-conquer path all the way down to single items;
+# 600 bytes leaves room for small bitset base cases inside the recursion.
+MEMORY_CAPS = (0, 600)
+
+
+def check_matches_brute_force(weights, values, budget):
+    expected = knapsack_brute_force(weights, values, budget)
+    result = solve(weights, values, budget)
+    assert result.indices == expected
+    assert result.total_weight == sum(weights[i] for i in expected) <= budget
+    assert result.total_value == sum(values[i] for i in expected)
+    for cap in MEMORY_CAPS:
+        assert solve(weights, values, budget, max_memory=cap) == result
+
+
+@given(items, budgets)
+def test_matches_brute_force_including_tie_rules(pairs, budget):
+    check_matches_brute_force([w for w, _ in pairs], [v for _, v in pairs], budget)
+
+
+@given(st.lists(st.tuples(st.integers(0, 200), st.integers(0, 1000)), max_size=14),
+       st.integers(0, 1500))
+def test_matches_brute_force_wide_weights(pairs, budget):
+    check_matches_brute_force([w for w, _ in pairs], [v for _, v in pairs], budget)
+
+
+def test_tie_rule_fewest_tokens():
+    # {0} and {1, 2} both have value 10; {1, 2} weighs less.
+    assert solve([10, 4, 4], [10, 5, 5], 10).indices == (1, 2)
+
+
+def test_tie_rule_prefers_lower_indices():
+    # Every pair below has value 2 and weight 2; the lexicographically first pair wins.
+    assert solve([1, 1, 1, 1], [1, 1, 1, 1], 2).indices == (0, 1)
+    # {0, 3} beats {1, 2}: item 0 is taken whenever an optimal fewest-token set allows it.
+    assert solve([1, 2, 2, 3], [1, 2, 2, 3], 4).indices == (0, 3)
+
+
+@given(items, budgets, st.integers(0, 20))
+def test_optimum_is_monotone_in_budget(pairs, budget, extra):
+    weights, values = [w for w, _ in pairs], [v for _, v in pairs]
+    assert (solve(weights, values, budget).total_value
+            <= solve(weights, values, budget + extra).total_value)
+
+
+@given(items, budgets, st.integers(1, 50), st.integers(0, 10**6), st.integers(0, 12))
+def test_item_heavier_than_budget_changes_nothing(pairs, budget, excess, value, position):
+    weights, values = [w for w, _ in pairs], [v for _, v in pairs]
+    position = min(position, len(weights))
+    base = solve(weights, values, budget)
+    weights.insert(position, budget + excess)
+    values.insert(position, value)
+    result = solve(weights, values, budget)
+    assert position not in result.indices
+    shift = tuple(i + (i >= position) for i in base.indices)
+    assert result.indices == shift
+    assert result.total_value == base.total_value
+
+
+@given(items, budgets, st.randoms(use_true_random=False))
+def test_permuting_items_keeps_the_optimum(pairs, budget, rnd):
+    weights, values = [w for w, _ in pairs], [v for _, v in pairs]
+    order = list(range(len(pairs)))
+    rnd.shuffle(order)
+    shuffled = solve([weights[i] for i in order], [values[i] for i in order], budget)
+    base = solve(weights, values, budget)
+    assert (shuffled.total_value, shuffled.total_weight) == (base.total_value, base.total_weight)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_memory_capped_paths_equal_the_bitset_path(seed):
+    rng = random.Random(seed)
+    n = rng.randint(50, 250)
+    # Few distinct values and weights: many optimal subsets, so the lexicographic rule matters.
+    weights = [rng.choice([0, 3, 5, 7, 11, 40, 90]) for _ in range(n)]
+    values = [rng.choice([0, 1, 2, 3, 50]) if rng.random() < 0.5 else 7 * w for w in weights]
+    budget = rng.randint(0, sum(weights))
+    full = solve(weights, values, budget)
+    assert full.total_weight <= budget
+    for cap in (0, 1000, 20_000, 200_000):
+        assert solve(weights, values, budget, max_memory=cap) == full
+
+
+def test_zero_weight_items_with_value_are_always_taken():
+    result = solve([0, 5, 0, 7], [3, 1, 4, 1], 0)
+    assert result.indices == (0, 2)
+    assert result == KnapsackResult((0, 2), 7, 0)
+
+
+def test_empty_and_zero_budget():
+    assert solve([], [], 10) == KnapsackResult((), 0, 0)
+    assert solve([], [], 0) == KnapsackResult((), 0, 0)
+    assert solve([3, 4], [5, 6], 0) == KnapsackResult((), 0, 0)
+
+
+def test_gcd_scaled_weights_give_the_same_answer():
+    weights = [1000, 2000, 3000, 5000]
+    values = [10, 21, 30, 52]
+    scaled = solve(weights, values, 7999)
+    unit = solve([1, 2, 3, 5], values, 7)
+    assert scaled.indices == unit.indices == (1, 3)
+    assert scaled.total_weight == 1000 * unit.total_weight
+
+
+def test_huge_budget_with_small_items():
+    # The DP is sized by the sum of the fitting weights, not by the budget.
+    result = solve([3, 4, 5], [1, 1, 1], 2**62)
+    assert result.indices == (0, 1, 2)
+
+
+def test_thousand_items_under_128k_tokens_never_overrun():
+    rng = random.Random(128)
+    weights = [min(600, max(20, int(rng.lognormvariate(5.19, 0.5)))) for _ in range(1000)]
+    values = [rng.randint(1, 100_000) for _ in range(1000)]
+    result = solve(weights, values, 128_000)
+    assert result.total_weight <= 128_000
+    assert result.total_weight == sum(weights[i] for i in result.indices)
+    assert result.total_value == sum(values[i] for i in result.indices)
+    # No unchosen item fits in the slack with positive value (a necessary optimality condition).
+    slack = 128_000 - result.total_weight
+    chosen = set(result.indices)
+    assert not any(weights[i] <= slack and values[i] > 0
+                   for i in range(1000) if i not in chosen)
+
+
+@pytest.mark.parametrize("convert", [
+    list,
+    tuple,
+    lambda xs: array("q", xs),
+    lambda xs: array("l", xs),
+    lambda xs: array("i", xs),
+    lambda xs: array("H", xs),
+    lambda xs: (x for x in xs),
+])
+def test_accepts_sequences_buffers_and_iterables(convert):
+    weights, values = [95, 96, 75, 175, 40], [1639, 1587, 1572, 1666, 1541]
+    expected = solve(weights, values, 180)
+    assert solve(convert(weights), convert(values), 180) == expected
+
+
+def test_accepts_numpy_arrays_including_read_only():
+    np = pytest.importorskip("numpy")
+    weights, values = [95, 96, 75, 175, 40], [1639, 1587, 1572, 1666, 1541]
+    expected = solve(weights, values, 180)
+    w = np.array(weights, dtype=np.int64)
+    v = np.array(values, dtype=np.int64)
+    w.flags.writeable = False
+    v.flags.writeable = False
+    assert solve(w, v, np.int64(180)) == expected
+    assert solve(w.astype(np.int32), v.astype(np.uint16), 180) == expected
+    assert solve(np.repeat(weights, 2)[::2], v, 180) == expected  # non-contiguous view
+
+
+@pytest.mark.parametrize("weights, values, budget, error, message", [
+    ([1, -2], [1, 1], 5, ValueError, "weights[1]: expected a non-negative integer, got -2"),
+    ([1, 2], [1, -1], 5, ValueError, "values[1]: expected a non-negative integer, got -1"),
+    ([1, 2.5], [1, 1], 5, TypeError, "weights[1]: expected an integer, got 2.5"),
+    ([1, True], [1, 1], 5, TypeError, "weights[1]: expected an integer, got a boolean"),
+    ([1, 2], [1, None], 5, TypeError, "values[1]: expected an integer, got None"),
+    ([1, 2], [1], 5, ValueError, "differ in length: 2 != 1"),
+    ([1], [1], -1, ValueError, "budget: expected a non-negative integer, got -1"),
+    ([1], [1], 1.0, TypeError, "budget: expected a non-negative integer"),
+    ([1], [1], True, TypeError, "budget: expected a non-negative integer"),
+    (None, [1], 1, TypeError, "weights: expected a sequence of integers, got NoneType"),
+    ([1], [2**63], 1, ValueError, "values[0]: 9223372036854775808 does not fit in int64"),
+    ([1, 1], [2**62, 2**62], 1, ValueError, "values: their sum overflows int64"),
+])
+def test_bad_input_raises_clear_errors(weights, values, budget, error, message):
+    with pytest.raises(error) as info:
+        solve(weights, values, budget)
+    assert isinstance(info.value, CknError)
+    assert message in str(info.value)
+
+
+def test_bad_max_memory():
+    with pytest.raises(ValueError, match="max_memory"):
+        solve([1], [1], 1, max_memory=-1)
