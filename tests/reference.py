@@ -164,14 +164,16 @@ def bm25_reference(documents, query, k1=1.5, b=0.75):
 
 
 def cosine_reference(u, v):
-    """Cosine with correctly rounded sums (math.fsum); 0.0 when either vector is all zeros."""
-    from math import fsum, sqrt
+    """Cosine via exact rational arithmetic: cos² = dot² / (|u|²·|v|²); 0.0 for a zero vector."""
+    from fractions import Fraction
+    from math import sqrt
 
-    u, v = [float(x) for x in u], [float(x) for x in v]
+    u, v = [Fraction(x) for x in u], [Fraction(x) for x in v]
     if not any(u) or not any(v):
         return 0.0
-    norms = sqrt(fsum(a * a for a in u)) * sqrt(fsum(c * c for c in v))
-    return fsum(a * c for a, c in zip(u, v)) / norms
+    dot = sum(a * c for a, c in zip(u, v))
+    squared = dot * dot / (sum(a * a for a in u) * sum(c * c for c in v))
+    return -sqrt(float(squared)) if dot < 0 else sqrt(float(squared))
 
 
 def rank_positions_reference(scores):
