@@ -24,7 +24,7 @@ _NATIVE_REAL_FORMATS = frozenset("bBhHiIlLqQnNfd?")
 # Squared norms inside [_LOW, _HIGH] are summed without overflow or significant underflow.
 _LOW, _HIGH = 2.0**-900, 2.0**900
 
-Vector = Sequence[float] | Iterable[float]
+Vector = Iterable[float]  # list, tuple, array.array, memoryview, numpy array, ...
 
 
 def _as_list(x: object, name: str) -> Sequence[float]:
