@@ -1,0 +1,238 @@
+"""``python -m ckn {rank,sanitize,pack}``: JSON pool in, JSON out.
+
+Exit status: 0 success; 2 bad input or usage (one ``ckn: error: …`` line on stderr, nothing
+written); 1 unexpected internal error. A closed stdout (``| head``) ends the run quietly.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+from importlib import resources
+
+from . import __version__
+from .errors import CknError
+from .pipeline import Packer
+
+__all__ = ["main"]
+
+PROG = "python -m ckn"
+
+EXAMPLES = """\
+examples:
+  python -m ckn pack --example --pretty
+  python -m ckn pack --input pool.json --token-budget 4000 --output receipt.json
+  python -m ckn pack --input pool.json --context-out context.txt
+  cat pool.json | python -m ckn rank --input - --rrf-k 30
+  python -m ckn sanitize --input pool.json --dedup-exact --pretty
+"""
+
+# (flag, parameter, parser, help)
+_PARAMETER_FLAGS = (
+    ("--token-budget", "token_budget", "integer", "ceiling on selected tokens (integer >= 0)"),
+    ("--bm25-k1", "bm25_k1", "number", "BM25 term-frequency saturation (default 1.5)"),
+    ("--bm25-b", "bm25_b", "number", "BM25 length normalisation, 0..1 (default 0.75)"),
+    ("--rrf-k", "rrf_k", "number", "RRF constant (default 60)"),
+    ("--rrf-weights", "rrf_weights", "weights",
+     "per-list RRF weights as JSON or bm25=W,dense=W (default 1 and 1)"),
+    ("--shingle-size", "shingle_size", "integer", "terms per MinHash shingle (default 3)"),
+    ("--minhash-permutations", "minhash_permutations", "integer",
+     "MinHash signature length (default 64)"),
+    ("--near-dup-threshold", "near_dup_threshold", "number",
+     "drop a chunk whose estimated similarity to a kept one is >= this (default 0.75)"),
+    ("--redundancy-lambda", "redundancy_lambda", "number", "overlap discount, 0..1 (default 0.35)"),
+    ("--utility-scale", "utility_scale", "number",
+     "float utility -> integer knapsack value factor (default 100000)"),
+)
+
+
+class _UsageError(Exception):
+    """Bad command line: reported as one ``ckn: error:`` line with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _UsageError(message)
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _number(text: str) -> int | float:
+    try:
+        return int(text, 10)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _weights(text: str) -> dict:
+    if text.lstrip().startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise argparse.ArgumentTypeError(f"invalid JSON: {exc.msg}") from None
+    out = {}
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise argparse.ArgumentTypeError(f"expected bm25=W,dense=W, got {text!r}")
+        out[key.strip()] = _number(value.strip())
+    return out
+
+
+_PARSERS = {"integer": _integer, "number": _number, "weights": _weights}
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description=(
+        "Rank retrieved chunks (BM25 + dense cosine, RRF), redact prompt-injection lines, drop "
+        "MinHash near-duplicates and pack the exact 0/1-knapsack optimum under a token budget."),
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ckn {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{rank,sanitize,pack}")
+    helps = {
+        "rank": "print the fused ranking with per-list scores and ranks",
+        "sanitize": "print redactions and dedup decisions in fused order",
+        "pack": "print the receipt of the exact knapsack selection",
+    }
+    for name, help_text in helps.items():
+        sub = commands.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        source = sub.add_mutually_exclusive_group(required=True)
+        source.add_argument("--input", metavar="FILE", help="pool JSON file, or - for stdin")
+        source.add_argument("--example", action="store_true",
+                            help="use the bundled 5-chunk worked example")
+        sub.add_argument("--output", metavar="FILE",
+                         help="write the JSON here (atomically) instead of stdout")
+        if name == "pack":
+            sub.add_argument("--context-out", metavar="FILE",
+                             help="also write the packed, fenced context text here (atomically)")
+        sub.add_argument("--pretty", action="store_true", help="indent the JSON output")
+        params = sub.add_argument_group("parameters (override the pool file)")
+        for flag, dest, kind, help_text in _PARAMETER_FLAGS:
+            params.add_argument(flag, dest=dest, type=_PARSERS[kind], metavar=kind.upper(),
+                                help=help_text)
+        params.add_argument("--dedup-exact", dest="dedup_exact", action="store_true", default=None,
+                            help="confirm near-duplicates by exact Jaccard")
+        params.add_argument("--no-dedup-exact", dest="dedup_exact", action="store_false",
+                            help="trust the MinHash estimate alone (the default)")
+    return parser
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _unique_keys(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _load_pool(args) -> dict:
+    if args.example:
+        text = resources.files("ckn").joinpath("worked_example.json").read_text("utf-8")
+        name = "the bundled example"
+    elif args.input == "-":
+        text, name = sys.stdin.read(), "stdin"
+    else:
+        try:
+            with open(args.input, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _UsageError(f"cannot read {args.input}: {getattr(exc, 'strerror', None) or exc}") from None
+        name = args.input
+    try:
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise _UsageError(f"{name}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except ValueError as exc:
+        raise _UsageError(f"{name}: invalid JSON: {exc}") from None
+
+
+def _write_atomically(path: str, text: str) -> str:
+    """Write ``text`` to a temporary file beside ``path``; return the temporary's name."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".ckn-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _emit(outputs: list[tuple[str | None, str]]) -> None:
+    """Write every (path, text) pair; None means stdout. Files appear only if all succeed."""
+    staged = []
+    try:
+        for path, text in outputs:
+            if path is not None:
+                staged.append((_write_atomically(path, text), path))
+        for tmp, path in staged:
+            os.replace(tmp, path)
+        staged.clear()
+    except OSError as exc:
+        raise _UsageError(f"cannot write {exc.filename or 'output'}: {exc.strerror or exc}") from None
+    finally:
+        for tmp, _ in staged:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    for path, text in outputs:
+        if path is None:
+            sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _run(args) -> None:
+    overrides = {dest: getattr(args, dest) for _, dest, _, _ in _PARAMETER_FLAGS}
+    overrides["dedup_exact"] = args.dedup_exact
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    pool = _load_pool(args)
+    if not isinstance(pool, dict):
+        raise _UsageError("the pool must be a JSON object")
+    packer = Packer()
+    result = getattr(packer, args.command)(pool, **overrides)
+    text = json.dumps(result.as_dict(), ensure_ascii=False, indent=2 if args.pretty else None) + "\n"
+    outputs = [(args.output, text)]
+    if getattr(args, "context_out", None):
+        outputs.append((args.context_out, result.context))
+    _emit(outputs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    try:
+        args = _build_parser().parse_args(argv)
+        _run(args)
+        return 0
+    except (_UsageError, CknError) as exc:
+        print(f"ckn: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): silence the interpreter's flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into exit 1
+        print(f"ckn: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1

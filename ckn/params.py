@@ -1,0 +1,128 @@
+"""The tunable parameters of the flow (SPEC §2): defaults, validation, "did you mean" hints.
+
+Every parameter is checked here and nowhere else; the error names the JSON path (the parameter
+name at top level) and the rule it breaks.
+"""
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .errors import InputError, InputTypeError
+
+__all__ = ["Params", "PARAMETER_NAMES", "closest_name", "edit_distance"]
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (insert, delete, substitute; each costs 1). O(len(a)·len(b))."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def closest_name(name: str, known, limit: int = 2):
+    """The known name within edit distance ``limit`` of ``name`` (closest, then alphabetical)."""
+    scored = sorted((edit_distance(name, k), k) for k in known if k != name)
+    return scored[0][1] if scored and scored[0][0] <= limit else None
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _number(name, x, *, low, high=math.inf, low_open=False):
+    if not _is_number(x):
+        raise InputTypeError(name, f"expected a number, got {x!r}")
+    if not math.isfinite(x) or x < low or x > high or (low_open and x == low):
+        lo = f"{'>' if low_open else '>='} {low:g}"
+        rule = f"a finite number {lo}" if high == math.inf else f"a number with {low:g} {'<' if low_open else '<='} x <= {high:g}"
+        raise InputError(name, f"expected {rule}, got {x!r}")
+    return x
+
+
+def _integer(name, x, *, low):
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise InputTypeError(name, f"expected an integer >= {low}, got {x!r}")
+    if x < low:
+        raise InputError(name, f"expected an integer >= {low}, got {x}")
+    return x
+
+
+def _weights(name, x):
+    if not isinstance(x, Mapping):
+        raise InputTypeError(name, f"expected an object with keys 'bm25' and 'dense', got {x!r}")
+    for key in x:
+        if key not in ("bm25", "dense"):
+            raise InputError(f"{name}.{key}", "unknown list; expected 'bm25' or 'dense'")
+    out = {"bm25": 1.0, "dense": 1.0}
+    for key, value in x.items():
+        out[key] = _number(f"{name}.{key}", value, low=0)
+    return MappingProxyType(out)
+
+
+def _boolean(name, x):
+    if not isinstance(x, bool):
+        raise InputTypeError(name, f"expected true or false, got {x!r}")
+    return x
+
+
+# name -> (default, checker)
+_RULES = {
+    "bm25_k1": (1.5, lambda n, x: _number(n, x, low=0)),
+    "bm25_b": (0.75, lambda n, x: _number(n, x, low=0, high=1)),
+    "rrf_k": (60, lambda n, x: _number(n, x, low=0)),
+    "rrf_weights": (MappingProxyType({"bm25": 1.0, "dense": 1.0}), _weights),
+    "shingle_size": (3, lambda n, x: _integer(n, x, low=1)),
+    "minhash_permutations": (64, lambda n, x: _integer(n, x, low=1)),
+    "near_dup_threshold": (0.75, lambda n, x: _number(n, x, low=0, high=1, low_open=True)),
+    "dedup_exact": (False, _boolean),
+    "redundancy_lambda": (0.35, lambda n, x: _number(n, x, low=0, high=1)),
+    "utility_scale": (100000, lambda n, x: _number(n, x, low=1)),
+    "token_budget": (None, lambda n, x: _integer(n, x, low=0)),
+}
+
+PARAMETER_NAMES = tuple(_RULES)
+
+
+@dataclass(frozen=True)
+class Params:
+    """Validated parameters (SPEC §2). ``token_budget`` is None until a pool or caller sets it."""
+
+    bm25_k1: float = 1.5
+    bm25_b: float = 0.75
+    rrf_k: float = 60
+    rrf_weights: Mapping = field(default_factory=lambda: _RULES["rrf_weights"][0])
+    shingle_size: int = 3
+    minhash_permutations: int = 64
+    near_dup_threshold: float = 0.75
+    dedup_exact: bool = False
+    redundancy_lambda: float = 0.35
+    utility_scale: float = 100000
+    token_budget: int | None = None
+
+    @classmethod
+    def from_mapping(cls, values: Mapping, *, base: "Params | None" = None) -> "Params":
+        """``base`` (defaults if None) updated by the parameter keys of ``values``, validated.
+
+        Keys that are not parameters are ignored; callers decide whether that is an error.
+        """
+        current = dict(vars(base)) if base is not None else {}
+        for name, (_, check) in _RULES.items():
+            if name in values:
+                value = values[name]
+                if name == "token_budget" and value is None:
+                    current[name] = None
+                    continue
+                current[name] = check(name, value)
+        return cls(**current)
+
+    def as_dict(self) -> dict:
+        """Plain-JSON view (rrf_weights as a dict)."""
+        out = dict(vars(self))
+        out["rrf_weights"] = dict(self.rrf_weights)
+        return out

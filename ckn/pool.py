@@ -1,0 +1,165 @@
+"""The candidate pool (SPEC §3): validation of the JSON-shaped input into immutable records.
+
+Every violation raises :class:`~ckn.errors.InputError` or :class:`~ckn.errors.InputTypeError`
+naming the JSON path (``candidates[3].tokens``) and the rule.
+"""
+
+import math
+from array import array
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .errors import InputError, InputTypeError
+from .params import PARAMETER_NAMES, Params, closest_name
+
+__all__ = ["Candidate", "Pool", "parse_pool", "check_overrides"]
+
+_STRUCTURE = ("query", "query_embedding", "candidates")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One retrieved chunk: ``tokens`` is the caller's token count of ``text``."""
+
+    id: str
+    tokens: int
+    text: str
+    embedding: array | None  # array('d'), or None when absent
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A validated pool: the query, its optional embedding, the candidates and the parameters."""
+
+    query: str
+    query_embedding: array | None
+    candidates: tuple[Candidate, ...]
+    params: Params
+
+
+def _json_type(x) -> str:
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return "a boolean"
+    if isinstance(x, str):
+        return "a string"
+    if isinstance(x, Mapping):
+        return "an object"
+    if isinstance(x, (int, float)):
+        return repr(x)
+    if isinstance(x, (list, tuple)):
+        return "an array"
+    return type(x).__name__
+
+
+def _vector(path: str, x) -> array:
+    """``x`` as array('d') of finite numbers (lists, tuples, array.array, numpy arrays)."""
+    if isinstance(x, (str, bytes, bytearray, Mapping)) or not hasattr(x, "__len__"):
+        raise InputTypeError(path, f"expected an array of numbers, got {_json_type(x)}")
+    if isinstance(x, (list, tuple)) and bool in set(map(type, x)):  # JSON booleans are not numbers
+        i = next(i for i, e in enumerate(x) if isinstance(e, bool))
+        raise InputTypeError(f"{path}[{i}]", f"expected a number, got {_json_type(x[i])}")
+    try:
+        out = array("d", x)
+    except (TypeError, ValueError):
+        i = next((i for i, e in enumerate(x) if not isinstance(e, (int, float))), 0)
+        raise InputTypeError(f"{path}[{i}]", f"expected a number, got {_json_type(x[i])}") from None
+    except OverflowError:
+        raise InputError(path, "a number is too large for a double") from None
+    if not out:
+        raise InputError(path, "expected a non-empty array of numbers")
+    if not math.isfinite(sum(out)):  # NaN and infinity propagate; a finite overflow is no error
+        bad = next((i for i, e in enumerate(out) if not math.isfinite(e)), None)
+        if bad is not None:
+            raise InputError(f"{path}[{bad}]", f"expected a finite number, got {out[bad]!r}")
+    return out
+
+
+def check_overrides(overrides: Mapping) -> None:
+    """Keyword overrides must be parameters or pool fields: a misspelling is an error."""
+    for key in overrides:
+        if key not in PARAMETER_NAMES and key not in _STRUCTURE:
+            hint = closest_name(key, PARAMETER_NAMES + _STRUCTURE, limit=3)
+            rule = f"unknown parameter; did you mean {hint!r}?" if hint else "unknown parameter"
+            raise InputTypeError(key, rule)
+
+
+def _check_top_level_keys(data: Mapping) -> None:
+    """Unknown top-level keys are ignored unless they look like a misspelt parameter."""
+    for key in data:
+        if not isinstance(key, str):
+            raise InputTypeError("", f"object keys must be strings, got {key!r}")
+        if key in PARAMETER_NAMES or key in _STRUCTURE:
+            continue
+        hint = closest_name(key, PARAMETER_NAMES + _STRUCTURE)
+        if hint is not None:
+            raise InputError(key, f"unknown key; did you mean {hint!r}?")
+
+
+def _candidate(i: int, c, has_query_embedding: bool, dim: int) -> Candidate:
+    path = f"candidates[{i}]"
+    if not isinstance(c, Mapping):
+        raise InputTypeError(path, f"expected an object, got {_json_type(c)}")
+    for key in ("id", "tokens", "text"):
+        if key not in c:
+            raise InputError(f"{path}.{key}", "required field is missing")
+    cid, tokens, text = c["id"], c["tokens"], c["text"]
+    if not isinstance(cid, str):
+        raise InputTypeError(f"{path}.id", f"expected a non-empty string, got {_json_type(cid)}")
+    if not cid:
+        raise InputError(f"{path}.id", "expected a non-empty string, got an empty string")
+    if isinstance(tokens, bool) or not isinstance(tokens, int):
+        raise InputTypeError(f"{path}.tokens", f"expected a non-negative integer, got {_json_type(tokens)}")
+    if tokens < 0:
+        raise InputError(f"{path}.tokens", f"expected a non-negative integer, got {tokens}")
+    if not isinstance(text, str):
+        raise InputTypeError(f"{path}.text", f"expected a string, got {_json_type(text)}")
+    embedding = c.get("embedding")
+    if embedding is not None:
+        embedding = _vector(f"{path}.embedding", embedding)
+        if has_query_embedding and len(embedding) != dim:
+            raise InputError(f"{path}.embedding",
+                             f"expected {dim} numbers (the length of query_embedding), got {len(embedding)}")
+        if not has_query_embedding:
+            embedding = None
+    return Candidate(cid, tokens, text, embedding)
+
+
+def parse_pool(data: Mapping, overrides: Mapping | None = None, *, base: Params | None = None) -> Pool:
+    """Validate ``data`` (a pool object) updated by ``overrides``; O(total input size).
+
+    ``base`` supplies parameter values (e.g. a Packer's) that the pool file and then the
+    overrides may change. ``token_budget`` must end up set.
+    """
+    if not isinstance(data, Mapping):
+        raise InputTypeError("", f"the pool must be a JSON object, got {_json_type(data)}")
+    _check_top_level_keys(data)
+    if overrides:
+        check_overrides(overrides)
+        data = {**data, **overrides}
+    params = Params.from_mapping(data, base=base)
+    if params.token_budget is None:
+        raise InputError("token_budget", "required field is missing")
+    if "query" not in data:
+        raise InputError("query", "required field is missing")
+    query = data["query"]
+    if not isinstance(query, str):
+        raise InputTypeError("query", f"expected a string, got {_json_type(query)}")
+    query_embedding = data.get("query_embedding")
+    if query_embedding is not None:
+        query_embedding = _vector("query_embedding", query_embedding)
+    if "candidates" not in data:
+        raise InputError("candidates", "required field is missing")
+    raw = data["candidates"]
+    if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
+        raise InputTypeError("candidates", f"expected an array of objects, got {_json_type(raw)}")
+    has_qe = query_embedding is not None
+    dim = len(query_embedding) if has_qe else 0
+    candidates = tuple(_candidate(i, c, has_qe, dim) for i, c in enumerate(raw))
+    seen: dict[str, int] = {}
+    for i, c in enumerate(candidates):
+        if c.id in seen:
+            raise InputError(f"candidates[{i}].id", f"duplicate id {c.id!r} (also candidates[{seen[c.id]}])")
+        seen[c.id] = i
+    return Pool(query, query_embedding, candidates, params)
