@@ -1,0 +1,165 @@
+"""``python -m ckn``: outputs, atomic files, exit codes and one-line errors."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ckn
+from ckn.cli import main
+
+DATA = Path(__file__).parent / "data"
+EXPECTED_RECEIPT = json.loads((DATA / "worked_example.receipt.json").read_text("utf-8"))
+
+
+@pytest.fixture
+def example_file(tmp_path):
+    path = tmp_path / "pool.json"
+    path.write_text(json.dumps(ckn.example_pool()), "utf-8")
+    return path
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_subprocess_pack_equals_the_receipt_file(example_file):
+    proc = subprocess.run([sys.executable, "-m", "ckn", "pack", "--input", str(example_file)],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(proc.stdout) == EXPECTED_RECEIPT
+    assert proc.stderr == ""
+
+
+def test_pack_example_pretty(capsys):
+    code, out, err = run(["pack", "--example", "--pretty"], capsys)
+    assert code == 0 and err == ""
+    assert json.loads(out) == EXPECTED_RECEIPT
+    assert out.startswith('{\n  "ranked_ids": [')
+    assert list(json.loads(out)) == list(EXPECTED_RECEIPT)  # key order as in the schema
+
+
+def test_stdin_input(monkeypatch, capsys, example_file):
+    monkeypatch.setattr(sys, "stdin", open(example_file, encoding="utf-8"))
+    code, out, _ = run(["pack", "--input", "-"], capsys)
+    assert code == 0 and json.loads(out) == EXPECTED_RECEIPT
+
+
+def test_flags_override_the_file(capsys, example_file):
+    code, out, _ = run(["pack", "--input", str(example_file), "--token-budget", "75"], capsys)
+    assert code == 0
+    receipt = json.loads(out)
+    assert receipt["token_budget"] == 75 and receipt["selected_ids"] == ["chunk.injected-note"]
+    code, out, _ = run(["rank", "--example", "--rrf-weights", "bm25=0,dense=1"], capsys)
+    assert json.loads(out)["ranked_ids"][0] == "chunk.alarm-retry-spec"  # best cosine
+
+
+def test_rank_output(capsys):
+    code, out, _ = run(["rank", "--example"], capsys)
+    data = json.loads(out)
+    assert data["ranked_ids"] == EXPECTED_RECEIPT["ranked_ids"]
+    first = data["chunks"][0]
+    assert set(first) == {"id", "fused_rank", "rrf_score", "bm25_score", "bm25_rank",
+                          "dense_score", "dense_rank"}
+    assert first["rrf_score"] == 1 / 61 + 1 / 62
+
+
+def test_sanitize_output(capsys):
+    code, out, _ = run(["sanitize", "--example"], capsys)
+    data = json.loads(out)
+    assert data["sanitized_chunk_ids"] == EXPECTED_RECEIPT["sanitized_chunk_ids"]
+    assert data["dropped_chunk_ids"] == EXPECTED_RECEIPT["dropped_chunk_ids"]
+    chunks = {c["id"]: c for c in data["chunks"]}
+    assert [c["id"] for c in data["chunks"]] == EXPECTED_RECEIPT["ranked_ids"]
+    dup = chunks["chunk.alarm-retry-dup"]
+    assert dup["status"] == "dropped_duplicate"
+    assert (dup["duplicate_of"], dup["estimate"], dup["exact_jaccard"]) == (
+        "chunk.alarm-retry-spec", 1.0, 1.0)
+    note = chunks["chunk.injected-note"]
+    assert note["status"] == "kept"
+    assert [(r["line"], r["family"]) for r in note["redacted_lines"]] == [
+        (1, "ignore_prior_instructions")]
+    assert note["text"].endswith("\n[REDACTED_UNTRUSTED_DIRECTIVE]")
+    assert chunks["chunk.pure-injection"]["status"] == "dropped_empty"
+
+
+def test_output_and_context_files(tmp_path, capsys):
+    receipt, context = tmp_path / "r.json", tmp_path / "c.txt"
+    code, out, _ = run(["pack", "--example", "--output", str(receipt),
+                        "--context-out", str(context)], capsys)
+    assert code == 0 and out == ""
+    assert json.loads(receipt.read_text("utf-8")) == EXPECTED_RECEIPT
+    text = context.read_text("utf-8")
+    assert "chunk.alarm-retry-spec" in text and "chunk.bloated-overview" not in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.txt", "r.json"]  # no temp files
+
+
+MALFORMED = [
+    ('{"query": "q", "candidates": [], "token_budget": -1}', "token_budget: expected an integer >= 0, got -1"),
+    ('{"query": "q", "candidates": [{"id": "a", "tokens": -5, "text": ""}], "token_budget": 1}',
+     "candidates[0].tokens: expected a non-negative integer, got -5"),
+    ('{"query": "q", "candidates": [], "token_budjet": 1}', "token_budjet: unknown key; did you mean 'token_budget'?"),
+    ('{"query": "q", "candidates": [], "token_budget": 1', "invalid JSON at line 1"),
+    ('{"query": "q", "query": "r", "candidates": [], "token_budget": 1}', "duplicate key 'query'"),
+    ('{"query": "q", "query_embedding": [NaN], "candidates": [], "token_budget": 1}', "NaN is not valid JSON"),
+    ('[1, 2]', "the pool must be a JSON object"),
+    ('', "invalid JSON"),
+]
+
+
+@pytest.mark.parametrize("text, message", MALFORMED)
+def test_malformed_input_exits_2_with_one_line_and_writes_nothing(tmp_path, capsys, text, message):
+    pool = tmp_path / "pool.json"
+    pool.write_text(text, "utf-8")
+    out_file, ctx_file = tmp_path / "out.json", tmp_path / "ctx.txt"
+    code, out, err = run(["pack", "--input", str(pool), "--output", str(out_file),
+                          "--context-out", str(ctx_file)], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("ckn: error: ") and message in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.json"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["pack"], "one of the arguments --input --example is required"),
+    (["pack", "--example", "--token-budget", "ten"], "expected an integer, got 'ten'"),
+    (["pack", "--example", "--rrf-k", "nan"], "expected a finite number"),
+    (["pack", "--example", "--near-dup-threshold", "1.5"], "near_dup_threshold"),
+    (["frobnicate"], "invalid choice"),
+    ([], "the following arguments are required"),
+    (["pack", "--input", "/nonexistent/pool.json"], "cannot read /nonexistent/pool.json"),
+    (["pack", "--example", "--output", "/nonexistent/dir/out.json"], "cannot write"),
+])
+def test_usage_errors_exit_2_with_one_line(capsys, argv, message):
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("ckn: error: ") and message in err
+
+
+def test_existing_output_survives_a_failed_run(tmp_path, capsys):
+    target = tmp_path / "out.json"
+    target.write_text("previous", "utf-8")
+    code, _, _ = run(["pack", "--example", "--token-budget", "-3", "--output", str(target)], capsys)
+    assert code == 2 and target.read_text("utf-8") == "previous"
+
+
+def test_help_has_examples(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["pack", "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "python -m ckn pack --example --pretty" in out and "--context-out" in out
+
+
+def test_broken_pipe_is_quiet(tmp_path):
+    big = {"query": "alarm", "token_budget": 10, "candidates": [
+        {"id": f"c{i}", "tokens": 1, "text": f"alarm number {i}"} for i in range(3000)]}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(big), "utf-8")
+    cmd = f'"{sys.executable}" -m ckn rank --input "{path}" --pretty | head -n 1'
+    proc = subprocess.run(cmd, shell=True, capture_output=True, text=True)
+    assert proc.stdout == "{\n"
+    assert proc.stderr == ""
