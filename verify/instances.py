@@ -1,0 +1,300 @@
+"""Seeded knapsack instances across shapes, plus hypothesis strategies.
+
+Every instance is a pure function of ``(seed, index)``: ``generate(seed, index)`` rebuilds it
+exactly, so a failure is reproduced from the two integers printed with it (or from the JSON file
+saved under ``verify/failures/``).
+
+Shapes (``KINDS``), cycled by index so every run covers each of them:
+
+* ``uncorrelated``   values and weights independent, uniform in [1, R]
+* ``weak``           value = weight ± R/10 (clipped at 0)
+* ``strong``         value = weight + R/10 (the classic hard case for branch and bound)
+* ``subset_sum``     value = weight (every tie in value is a tie in tokens too)
+* ``ties``           weights and values from tiny sets, duplicated items: many optimal subsets
+* ``zeros``          zero weights, zero values and zero/zero items mixed into uncorrelated ones
+* ``edges``          budget 0, items weighing exactly the budget, items heavier than it
+* ``pipeline``       values are ckn's scaled adjusted utilities of a random pool (SPEC §8)
+
+Sizes: n from 0 to 300 (about a third with n <= 16 so that the tie rules can be checked by
+enumeration), weight ranges R from 5 to 50,000, budgets from 0 to 50,000.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import asdict, dataclass, field
+
+__all__ = [
+    "KINDS",
+    "MAX_BUDGET",
+    "MAX_N",
+    "Instance",
+    "generate",
+    "pipeline_values",
+    "sweep",
+    "knapsack_instances",
+]
+
+KINDS = ("uncorrelated", "weak", "strong", "subset_sum", "ties", "zeros", "edges", "pipeline")
+MAX_N = 300
+MAX_BUDGET = 50_000
+_RANGES = (5, 20, 100, 1000, 10_000, 50_000)
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One 0/1 knapsack instance; ``seed``/``index`` say how to rebuild it."""
+
+    weights: tuple[int, ...]
+    values: tuple[int, ...]
+    budget: int
+    kind: str = "custom"
+    seed: int | None = None
+    index: int | None = None
+    note: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return len(self.weights)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["weights"] = list(self.weights)
+        d["values"] = list(self.values)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Instance":
+        return cls(
+            weights=tuple(int(x) for x in d["weights"]),
+            values=tuple(int(x) for x in d["values"]),
+            budget=int(d["budget"]),
+            kind=d.get("kind", "custom"),
+            seed=d.get("seed"),
+            index=d.get("index"),
+            note=dict(d.get("note", {})),
+        )
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True)
+
+
+def _rng(seed: int, index: int) -> random.Random:
+    # A string seed is hashed with SHA-512 by random.Random: stable across processes and
+    # Python versions (unlike hash()).
+    return random.Random(f"ckn-verify:{seed}:{index}")
+
+
+def _size(rng: random.Random) -> int:
+    r = rng.random()
+    if r < 0.03:
+        return 0
+    if r < 0.36:
+        return rng.randint(1, 16)
+    if r < 0.70:
+        return rng.randint(17, 80)
+    return rng.randint(81, MAX_N)
+
+
+def _budget(rng: random.Random, weights: list[int]) -> int:
+    total = sum(weights)
+    r = rng.random()
+    if r < 0.04:
+        b = 0
+    elif r < 0.14:
+        b = rng.randint(0, MAX_BUDGET)
+    elif r < 0.20:
+        b = total  # everything fits (capped below)
+    else:
+        b = int(total * rng.choice((0.05, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9)))
+    return max(0, min(b, MAX_BUDGET))
+
+
+def _sprinkle_edges(rng: random.Random, weights: list[int], values: list[int], budget: int,
+                    value_range: int) -> None:
+    """Overwrite a few items with weight 0, weight == budget and weight > budget."""
+    n = len(weights)
+    if n == 0:
+        return
+    for _ in range(rng.randint(1, max(1, n // 8))):
+        i = rng.randrange(n)
+        which = rng.randrange(3)
+        if which == 0:
+            weights[i] = 0
+        elif which == 1:
+            weights[i] = budget
+        else:
+            weights[i] = budget + rng.randint(1, max(1, budget))
+        values[i] = rng.randint(0, value_range)
+
+
+def generate(seed: int, index: int) -> Instance:
+    """The instance number ``index`` of the sweep seeded with ``seed`` (deterministic)."""
+    rng = _rng(seed, index)
+    kind = KINDS[index % len(KINDS)]
+    if kind == "pipeline":
+        return _pipeline_instance(rng, seed, index)
+    n = _size(rng)
+    R = rng.choice(_RANGES)
+    if kind == "ties":
+        R = rng.choice((3, 5, 8))
+        scale = rng.choice((1, 1, 7, 100))
+        weights = [scale * rng.randint(1, R) for _ in range(n)]
+        values = [scale * rng.randint(0, R) for _ in range(n)]
+        if n >= 2:  # duplicate some items outright
+            for _ in range(n // 3):
+                i, j = rng.randrange(n), rng.randrange(n)
+                weights[j], values[j] = weights[i], values[i]
+    else:
+        weights = [rng.randint(1, R) for _ in range(n)]
+        if kind in ("uncorrelated", "zeros", "edges"):
+            values = [rng.randint(1, R) for _ in range(n)]
+        elif kind == "weak":
+            d = max(1, R // 10)
+            values = [max(0, w + rng.randint(-d, d)) for w in weights]
+        elif kind == "strong":
+            values = [w + max(1, R // 10) for w in weights]
+        elif kind == "subset_sum":
+            values = list(weights)
+        else:  # pragma: no cover - KINDS is closed
+            raise AssertionError(kind)
+        if kind == "zeros":
+            for i in range(n):
+                r = rng.random()
+                if r < 0.15:
+                    weights[i] = 0
+                elif r < 0.30:
+                    values[i] = 0
+                elif r < 0.36:
+                    weights[i] = values[i] = 0
+    budget = _budget(rng, weights)
+    if kind == "edges" or (n and rng.random() < 0.15):
+        if kind == "edges" and rng.random() < 0.25:
+            budget = 0
+        _sprinkle_edges(rng, weights, values, budget, R)
+    return Instance(tuple(weights), tuple(values), budget, kind, seed, index, {"R": R})
+
+
+def sweep(seed: int, count: int, start: int = 0):
+    """Instances ``start .. start+count-1`` of the sweep seeded with ``seed``."""
+    for index in range(start, start + count):
+        yield generate(seed, index)
+
+
+# ----------------------------------------------------------------------------- pipeline values
+
+_VOCAB = (
+    "durable object sqlite alarm retry storage queue worker cache token budget context chunk "
+    "query vector index shard replica lease timeout backoff jitter stream batch commit log "
+    "schema migration rollback snapshot compaction bloom filter hash ring gossip quorum"
+).split()
+
+
+def _random_text(rng: random.Random, base: list[str] | None = None) -> str:
+    if base and rng.random() < 0.8:
+        words = list(base)
+        for _ in range(rng.randint(0, max(1, len(words) // 3))):  # mutate a near-copy
+            words[rng.randrange(len(words))] = rng.choice(_VOCAB)
+        return " ".join(words)
+    return " ".join(rng.choice(_VOCAB) for _ in range(rng.randint(0, 60)))
+
+
+def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int = 100_000,
+                    threshold: float = 0.75) -> tuple[list[int], list[int], dict]:
+    """Integer knapsack values of a random pool as the pipeline computes them (SPEC §5, §7, §8).
+
+    Composes ckn's public pieces -- ``terms``, ``bm25_scores``, ``cosine_scores``,
+    ``rank_positions``, ``reciprocal_rank_fusion``, ``fused_order`` and, when the compiled
+    ``ckn.minhash`` is importable, ``MinHasher.text_signature``/``similarity`` for the overlaps
+    (otherwise overlaps are random multiples of 1/64, the resolution of 64-slot signatures) --
+    then ``v = floor(rrf · (1 − λ·overlap) · scale + 0.5)``. Near-duplicates (similarity ≥
+    threshold to a kept higher-ranked chunk) are dropped as dedup would. Items are returned in
+    fused order, which is what the knapsack's lexicographic tie rule refers to.
+    """
+    from ckn.bm25 import bm25_scores
+    from ckn.fusion import fused_order, rank_positions, reciprocal_rank_fusion
+    from ckn.similarity import cosine_scores
+    from ckn.terms import terms
+
+    texts: list[str] = []
+    for _ in range(n):
+        base = rng.choice(texts).split() if texts and rng.random() < 0.2 else None
+        texts.append(_random_text(rng, base))
+    query = " ".join(rng.choice(_VOCAB) for _ in range(rng.randint(1, 6)))
+    dim = rng.randint(2, 8)
+    q_emb = [rng.uniform(-1, 1) for _ in range(dim)]
+    dense = rng.random() < 0.8
+    embs = [None if rng.random() < 0.1 else [rng.uniform(-1, 1) for _ in range(dim)]
+            for _ in range(n)]
+    bm25 = bm25_scores([terms(t) for t in texts], terms(query))
+    rb = rank_positions(bm25)
+    rd = rank_positions(cosine_scores(q_emb, embs)) if dense else None
+    rrf = reciprocal_rank_fusion(rb, rd)
+    order = fused_order(rrf, rb, rd)
+    try:
+        from ckn.minhash import MinHasher, similarity
+
+        hasher = MinHasher(64)
+        sigs = {i: hasher.text_signature(texts[i]) for i in order}
+
+        def sim(i: int, j: int) -> float:
+            return float(similarity(sigs[i], sigs[j]))
+
+        source = "minhash"
+    except ImportError:
+        cache: dict[tuple[int, int], float] = {}
+
+        def sim(i: int, j: int) -> float:
+            key = (min(i, j), max(i, j))
+            if key not in cache:
+                cache[key] = rng.randint(0, 40) / 64
+            return cache[key]
+
+        source = "random/64"
+    kept: list[int] = []
+    weights: list[int] = []
+    values: list[int] = []
+    for i in order:
+        overlap = max((sim(i, j) for j in kept), default=0.0)
+        if overlap >= threshold:
+            continue
+        kept.append(i)
+        weights.append(len(terms(texts[i])) + rng.randint(0, 40))
+        values.append(math.floor(rrf[i] * (1 - lam * overlap) * scale + 0.5))
+    return weights, values, {"overlap_source": source, "pool": n, "survivors": len(kept)}
+
+
+def _pipeline_instance(rng: random.Random, seed: int, index: int) -> Instance:
+    n = _size(rng)
+    weights, values, note = pipeline_values(rng, n)
+    total = sum(weights)
+    budget = min(MAX_BUDGET, int(total * rng.choice((0.0, 0.1, 0.25, 0.5, 0.75, 1.0))))
+    return Instance(tuple(weights), tuple(values), budget, "pipeline", seed, index, note)
+
+
+# ----------------------------------------------------------------------------- hypothesis
+
+def knapsack_instances(max_n: int = 40, max_weight: int = 60, max_value: int = 60,
+                       max_budget: int = 200):
+    """A hypothesis strategy of :class:`Instance` (imports hypothesis lazily).
+
+    Small ranges on purpose: they make equal values and equal weights frequent, so shrinking
+    finds tie-rule bugs; weights may be 0, equal to the budget or above it.
+    """
+    from hypothesis import strategies as st
+
+    @st.composite
+    def build(draw):
+        n = draw(st.integers(0, max_n))
+        weights = draw(st.lists(st.integers(0, max_weight), min_size=n, max_size=n))
+        values = draw(st.lists(st.integers(0, max_value), min_size=n, max_size=n))
+        budget = draw(st.one_of(
+            st.integers(0, max_budget),
+            st.sampled_from(weights) if weights else st.just(0),
+            st.just(sum(weights) // 2),
+        ))
+        return Instance(tuple(weights), tuple(values), budget, "hypothesis")
+
+    return build()
