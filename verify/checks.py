@@ -129,6 +129,11 @@ def check_knapsack(inst: Instance, *, solver: Callable | None = None, ilp: bool 
         problems.append(f"ckn reports value/weight {res.total_value}/{res.total_weight}, "
                         f"recomputed from its items {ckn_v}/{ckn_w}")
     rec["checks"].append("feasible+recomputed")
+    if "pack_selected" in inst.note:  # a pipeline instance: pack must have chosen the same
+        if solver is None and tuple(inst.note["pack_selected"]) != sel:
+            problems.append(f"ckn.pack selected {tuple(inst.note['pack_selected'])}, the "
+                            f"knapsack on its own values selects {sel}")
+        rec["checks"].append("pack selection = knapsack")
 
     dc = solve(w, v, B, max_memory=0)
     if tuple(dc.indices) != sel:

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["IlpResult", "solve_ilp", "solve_min_weight"]
+import os
+import shutil
+
+__all__ = ["IlpResult", "cbc_path", "solve_ilp", "solve_min_weight"]
 
 
 @dataclass(frozen=True)
@@ -31,10 +34,41 @@ class IlpResult:
     max_fractionality: float  # largest |x_i - round(x_i)| in CBC's answer
 
 
+def cbc_path() -> str | None:
+    """The CBC executable: ``$CKN_VERIFY_CBC``, else ``cbc`` on PATH (``pip install pulp[cbc]``
+    provides one), else the binary bundled with PuLP < 4 (used through ``COIN_CMD``, since
+    ``PULP_CBC_CMD`` is deprecated in PuLP 3.3). None when there is none.
+    """
+    env = os.environ.get("CKN_VERIFY_CBC")
+    if env:
+        return env
+    found = shutil.which("cbc")
+    if found:
+        return found
+    try:
+        from pulp.apis import coin_api
+
+        bundled = os.path.abspath(getattr(coin_api, "pulp_cbc_path", ""))
+    except ImportError:
+        return None
+    if bundled and os.path.isfile(bundled):
+        if not os.access(bundled, os.X_OK):
+            try:
+                os.chmod(bundled, os.stat(bundled).st_mode | 0o111)
+            except OSError:
+                return None
+        return bundled
+    return None
+
+
 def _solver(time_limit: float | None):
     import pulp
 
-    return pulp.PULP_CBC_CMD(
+    path = cbc_path()
+    if path is None:
+        raise RuntimeError("no CBC executable: pip install 'pulp[cbc]' or set CKN_VERIFY_CBC")
+    return pulp.COIN_CMD(
+        path=path,
         msg=False,
         gapRel=0,
         gapAbs=0,
@@ -42,6 +76,15 @@ def _solver(time_limit: float | None):
         threads=1,
         options=["integerTolerance 1e-9"],
     )
+
+
+def _binaries(prob, n: int) -> list:
+    """n binary variables; PuLP ≥ 3.3 creates them through the problem (its 4.0 API)."""
+    import pulp
+
+    if hasattr(prob, "add_variable"):
+        return [prob.add_variable(f"x{i}", 0, 1, cat=pulp.LpBinary) for i in range(n)]
+    return [pulp.LpVariable(f"x{i}", 0, 1, cat=pulp.LpBinary) for i in range(n)]
 
 
 def _result(prob, xs, inert) -> IlpResult:
@@ -78,7 +121,7 @@ def solve_ilp(weights, values, budget: int, *, time_limit: float | None = 300) -
         # No variables: the empty selection is the only one (PuLP cannot write an empty model).
         return IlpResult((), True, "trivial/no items", 0.0, 0.0)
     prob = pulp.LpProblem("knapsack", pulp.LpMaximize)
-    xs = [pulp.LpVariable(f"x{i}", cat=pulp.LpBinary) for i in range(n)]
+    xs = _binaries(prob, n)
     prob += pulp.lpSum(int(v) * x for v, x in zip(values, xs)), "value"
     prob += pulp.lpSum(int(w) * x for w, x in zip(weights, xs)) <= int(budget), "budget"
     prob.solve(_solver(time_limit))
@@ -98,7 +141,7 @@ def solve_min_weight(weights, values, budget: int, target: int, *,
     if n == 0:
         return IlpResult((), target <= 0, "trivial/no items", 0.0, 0.0)
     prob = pulp.LpProblem("fewest_tokens", pulp.LpMinimize)
-    xs = [pulp.LpVariable(f"x{i}", cat=pulp.LpBinary) for i in range(n)]
+    xs = _binaries(prob, n)
     prob += pulp.lpSum(int(w) * x for w, x in zip(weights, xs)), "tokens"
     prob += pulp.lpSum(int(v) * x for v, x in zip(values, xs)) >= int(target), "value"
     prob += pulp.lpSum(int(w) * x for w, x in zip(weights, xs)) <= int(budget), "budget"

@@ -201,23 +201,36 @@ def _random_text(rng: random.Random, base: list[str] | None = None) -> str:
     return " ".join(rng.choice(_VOCAB) for _ in range(rng.randint(0, 60)))
 
 
+def _public_pack():
+    """ckn's public pipeline entry point, or None while it is not importable."""
+    try:
+        import ckn
+
+        if hasattr(ckn, "pack"):
+            return ckn.pack
+        from ckn.pipeline import pack
+
+        return pack
+    except ImportError:
+        return None
+
+
 def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int = 100_000,
-                    threshold: float = 0.75) -> tuple[list[int], list[int], dict]:
-    """Integer knapsack values of a random pool as the pipeline computes them (SPEC §5, §7, §8).
+                    threshold: float = 0.75, use_pack: bool = True):
+    """Knapsack weights, values and budget of a random pool as the pipeline computes them.
 
-    Composes ckn's public pieces -- ``terms``, ``bm25_scores``, ``cosine_scores``,
-    ``rank_positions``, ``reciprocal_rank_fusion``, ``fused_order`` and, when the compiled
-    ``ckn.minhash`` is importable, ``MinHasher.text_signature``/``similarity`` for the overlaps
-    (otherwise overlaps are random multiples of 1/64, the resolution of 64-slot signatures) --
-    then ``v = floor(rrf · (1 − λ·overlap) · scale + 0.5)``. Near-duplicates (similarity ≥
-    threshold to a kept higher-ranked chunk) are dropped as dedup would. Items are returned in
-    fused order, which is what the knapsack's lexicographic tie rule refers to.
+    If ckn's pipeline (``ckn.pack``) is importable, the pool goes through it and the instance is
+    its per-chunk diagnostics: surviving chunks in fused order, ``tokens`` as weights, ``value``
+    (the integer knapsack value of SPEC §8) as values; the chunks it selected are recorded in
+    ``note["pack_selected"]`` so that the check also confirms pack picked the knapsack's optimum.
+
+    Otherwise the values are composed from ckn's public pieces -- ``terms``, ``bm25_scores``,
+    ``cosine_scores``, ``rank_positions``, ``reciprocal_rank_fusion``, ``fused_order`` and
+    ``ckn.minhash`` signatures for the overlaps (random multiples of 1/64 when the extension is
+    not built) -- as ``v = floor(rrf · (1 − λ·overlap) · scale + 0.5)``, dropping near-duplicates
+    (estimate ≥ threshold against a kept higher-ranked chunk) as dedup would.
+    Returns ``(weights, values, budget, note)``.
     """
-    from ckn.bm25 import bm25_scores
-    from ckn.fusion import fused_order, rank_positions, reciprocal_rank_fusion
-    from ckn.similarity import cosine_scores
-    from ckn.terms import terms
-
     texts: list[str] = []
     for _ in range(n):
         base = rng.choice(texts).split() if texts and rng.random() < 0.2 else None
@@ -228,6 +241,35 @@ def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int
     dense = rng.random() < 0.8
     embs = [None if rng.random() < 0.1 else [rng.uniform(-1, 1) for _ in range(dim)]
             for _ in range(n)]
+    tokens = [len(t.split()) + rng.randint(0, 40) for t in texts]
+    budget = min(MAX_BUDGET, int(sum(tokens) * rng.choice((0.0, 0.1, 0.25, 0.5, 0.75, 1.0))))
+
+    pack = _public_pack() if use_pack else None
+    if pack is not None:
+        candidates = []
+        for i in range(n):
+            c = {"id": f"c{i}", "tokens": tokens[i], "text": texts[i]}
+            if dense and embs[i] is not None:
+                c["embedding"] = embs[i]
+            candidates.append(c)
+        pool = {"query": query, "candidates": candidates, "token_budget": budget,
+                "redundancy_lambda": lam, "utility_scale": scale,
+                "near_dup_threshold": threshold}
+        if dense:
+            pool["query_embedding"] = q_emb
+        result = pack(pool)
+        survivors = [c for c in result.chunks if c.value is not None]
+        weights = [c.tokens for c in survivors]
+        values = [c.value for c in survivors]
+        selected = [k for k, c in enumerate(survivors) if c.status == "selected"]
+        return weights, values, budget, {"values_source": "ckn.pack", "pool": n,
+                                         "survivors": len(survivors), "pack_selected": selected}
+
+    from ckn.bm25 import bm25_scores
+    from ckn.fusion import fused_order, rank_positions, reciprocal_rank_fusion
+    from ckn.similarity import cosine_scores
+    from ckn.terms import terms
+
     bm25 = bm25_scores([terms(t) for t in texts], terms(query))
     rb = rank_positions(bm25)
     rd = rank_positions(cosine_scores(q_emb, embs)) if dense else None
@@ -242,7 +284,7 @@ def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int
         def sim(i: int, j: int) -> float:
             return float(similarity(sigs[i], sigs[j]))
 
-        source = "minhash"
+        source = "composed (minhash overlaps)"
     except ImportError:
         cache: dict[tuple[int, int], float] = {}
 
@@ -252,25 +294,25 @@ def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int
                 cache[key] = rng.randint(0, 40) / 64
             return cache[key]
 
-        source = "random/64"
+        source = "composed (random overlaps k/64)"
     kept: list[int] = []
     weights: list[int] = []
     values: list[int] = []
     for i in order:
+        if not terms(texts[i]):
+            continue  # dropped as empty
         overlap = max((sim(i, j) for j in kept), default=0.0)
         if overlap >= threshold:
             continue
         kept.append(i)
-        weights.append(len(terms(texts[i])) + rng.randint(0, 40))
+        weights.append(tokens[i])
         values.append(math.floor(rrf[i] * (1 - lam * overlap) * scale + 0.5))
-    return weights, values, {"overlap_source": source, "pool": n, "survivors": len(kept)}
+    return weights, values, budget, {"values_source": source, "pool": n,
+                                     "survivors": len(kept)}
 
 
 def _pipeline_instance(rng: random.Random, seed: int, index: int) -> Instance:
-    n = _size(rng)
-    weights, values, note = pipeline_values(rng, n)
-    total = sum(weights)
-    budget = min(MAX_BUDGET, int(total * rng.choice((0.0, 0.1, 0.25, 0.5, 0.75, 1.0))))
+    weights, values, budget, note = pipeline_values(rng, _size(rng))
     return Instance(tuple(weights), tuple(values), budget, "pipeline", seed, index, note)
 
 

@@ -146,7 +146,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _versions() -> dict:
-    out = {"python": platform.python_version()}
+    from .ilp import cbc_path
+
+    out = {"python": platform.python_version(), "cbc": cbc_path()}
     for mod in ("ckn", "pulp", "bm25s"):
         try:
             out[mod] = __import__(mod).__version__
@@ -206,6 +208,12 @@ def main(argv=None) -> int:
     except ImportError:
         print("verify: PuLP is not installed (pip install pulp); it provides the CBC solver "
               "the knapsack proofs run against", file=sys.stderr)
+        return 2
+    from .ilp import cbc_path
+
+    if cbc_path() is None:
+        print("verify: no CBC executable found (pip install 'pulp[cbc]', or set CKN_VERIFY_CBC)",
+              file=sys.stderr)
         return 2
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
 
