@@ -1,0 +1,890 @@
+"""MinHash near-duplicate detection, exactly as SPEC §7 defines it (Broder 1997).
+
+Text → :func:`ckn.terms.terms` → FNV-1a-64 term hashes → shingle hashes ``x = s mod p``
+(``p = 2**31 - 1``) → signatures ``slot_i = min (a_i·x + b_i) mod p`` → estimated similarity
+(fraction of equal slots) → the dedup pass in rank order. Everything is deterministic: no
+Python ``hash()``, a fixed seed (0x5EED), so signatures agree across processes and machines.
+
+The C kernels are declared in ``ckn/minhash.pxd`` (``noexcept nogil``, caller-owned buffers);
+the ``def`` functions here validate, allocate Python-owned buffers, release the GIL and map
+status codes to :mod:`ckn.errors`. See docs/minhash.md.
+"""
+
+from cpython cimport array
+from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+import array as _pyarray
+from numbers import Real as _Real
+from operator import index as _index
+from typing import NamedTuple
+
+from ckn.errors import CknTypeError, CknValueError
+from ckn.terms import terms as _terms
+from ckn.typedefs cimport CKN_OK, CKN_EINVAL, hash_t, index_t, slot_t
+
+__all__ = [
+    "PRIME",
+    "SEED",
+    "DedupResult",
+    "DroppedChunk",
+    "MinHasher",
+    "SignatureMatrix",
+    "dedup",
+    "fnv1a64",
+    "jaccard",
+    "shingle_hashes",
+    "similarity",
+    "term_hashes",
+    "text_shingles",
+]
+
+PRIME = MINHASH_PRIME
+SEED = MINHASH_SEED
+
+# Compile-time constants (enums become C literals; module-level cdef variables would not).
+cdef enum:
+    _P = MINHASH_PRIME
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels (declared in minhash.pxd): pure computation on caller-owned buffers.
+# ---------------------------------------------------------------------------------------------
+
+cdef hash_t minhash_fnv1a64(const unsigned char* data, Py_ssize_t n) noexcept nogil:
+    cdef hash_t h = 0xCBF29CE484222325ULL
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = (h ^ data[i]) * 0x100000001B3ULL
+    return h
+
+
+cdef hash_t minhash_mix64(hash_t z) noexcept nogil:
+    z = z ^ (z >> 30)
+    z = z * 0xBF58476D1CE4E5B9ULL
+    z = z ^ (z >> 27)
+    z = z * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef hash_t minhash_shingle_hash(const hash_t* term_hashes, Py_ssize_t n) noexcept nogil:
+    cdef hash_t s = 0
+    cdef Py_ssize_t i
+    for i in range(n):
+        s = minhash_mix64(s ^ term_hashes[i])
+    return s
+
+
+cdef void minhash_parameters(Py_ssize_t permutations, slot_t* a, slot_t* b) noexcept nogil:
+    cdef uint64_t state = MINHASH_SEED
+    cdef Py_ssize_t i
+    for i in range(permutations):
+        state = state + 0x9E3779B97F4A7C15ULL
+        a[i] = <slot_t>(1 + minhash_mix64(state) % <uint64_t>(_P - 1))
+        state = state + 0x9E3779B97F4A7C15ULL
+        b[i] = <slot_t>(minhash_mix64(state) % <uint64_t>_P)
+
+
+cdef Py_ssize_t minhash_shingle_count(Py_ssize_t n_terms, Py_ssize_t shingle_size) noexcept nogil:
+    if shingle_size < 1:
+        return CKN_EINVAL
+    if n_terms <= 0:
+        return 0
+    if n_terms < shingle_size:
+        return 1
+    return n_terms - shingle_size + 1
+
+
+cdef Py_ssize_t minhash_shingles(const hash_t* term_hashes, Py_ssize_t n_terms,
+                                 Py_ssize_t shingle_size, slot_t* out) noexcept nogil:
+    if shingle_size < 1 or n_terms < 0:
+        return CKN_EINVAL
+    cdef Py_ssize_t count = minhash_shingle_count(n_terms, shingle_size)
+    cdef Py_ssize_t width = shingle_size if shingle_size < n_terms else n_terms
+    cdef Py_ssize_t k
+    for k in range(count):
+        out[k] = <slot_t>(minhash_shingle_hash(term_hashes + k, width) % <uint64_t>_P)
+    return count
+
+
+cdef inline void _sift_down(slot_t* xs, Py_ssize_t root, Py_ssize_t end) noexcept nogil:
+    # Max-heap sift-down over xs[0..end).
+    cdef Py_ssize_t child
+    cdef slot_t tmp
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return
+        if child + 1 < end and xs[child + 1] > xs[child]:
+            child += 1
+        if xs[root] >= xs[child]:
+            return
+        tmp = xs[root]
+        xs[root] = xs[child]
+        xs[child] = tmp
+        root = child
+
+
+cdef Py_ssize_t minhash_sort_unique(slot_t* xs, Py_ssize_t n) noexcept nogil:
+    # Insertion sort for short runs, heapsort otherwise: in place, no allocation, O(n log n).
+    cdef Py_ssize_t i, j, k
+    cdef slot_t v, tmp
+    if n <= 0:
+        return 0
+    if n <= 32:
+        for i in range(1, n):
+            v = xs[i]
+            j = i
+            while j > 0 and xs[j - 1] > v:
+                xs[j] = xs[j - 1]
+                j -= 1
+            xs[j] = v
+    else:
+        i = n // 2
+        while i > 0:
+            i -= 1
+            _sift_down(xs, i, n)
+        i = n
+        while i > 1:
+            i -= 1
+            tmp = xs[0]
+            xs[0] = xs[i]
+            xs[i] = tmp
+            _sift_down(xs, 0, i)
+    k = 1
+    for i in range(1, n):
+        if xs[i] != xs[k - 1]:
+            xs[k] = xs[i]
+            k += 1
+    return k
+
+
+cdef enum:
+    _BLOCK = 16     # permutations per register block in minhash_signature
+
+
+cdef inline uint32_t _permute(uint64_t a, uint64_t x, uint64_t b) noexcept nogil:
+    # (a*x + b) mod p without division, for a, b < 2**31 and x < 2**32.
+    cdef uint64_t y = a * x + b                     # < 2**63
+    y = (y & <uint64_t>_P) + (y >> 31)              # ≡ y (mod p), < 2**32 + 2**31
+    y = (y & <uint64_t>_P) + (y >> 31)              # ≡ y (mod p), <= p + 2
+    cdef uint32_t h = <uint32_t>y
+    return (h + ((h + 1) >> 31)) & <uint32_t>_P     # subtract p once if h >= p
+
+
+cdef void minhash_signature(const slot_t* xs, Py_ssize_t m, const slot_t* a, const slot_t* b,
+                            Py_ssize_t permutations, slot_t* out) noexcept nogil:
+    # Permutations are processed in blocks of _BLOCK held in local arrays (no aliasing, fixed
+    # trip count): for each shingle x the innermost loop over the block is a straight-line
+    # 64-bit multiply-add, two Mersenne folds and an unsigned min, which GCC -O3 vectorises
+    # (SSE2 by default, wider with -march); check with CFLAGS=-fopt-info-vec-optimized.
+    cdef Py_ssize_t i0, i, j, k
+    cdef uint64_t x
+    cdef uint32_t h
+    cdef uint32_t blk_a[_BLOCK]
+    cdef uint32_t blk_b[_BLOCK]
+    cdef uint32_t blk_o[_BLOCK]
+    i0 = 0
+    while i0 + _BLOCK <= permutations:
+        for j in range(_BLOCK):
+            blk_a[j] = a[i0 + j]
+            blk_b[j] = b[i0 + j]
+            blk_o[j] = _P
+        for k in range(m):
+            x = xs[k]
+            for j in range(_BLOCK):
+                h = _permute(blk_a[j], x, blk_b[j])
+                blk_o[j] = h if h < blk_o[j] else blk_o[j]
+        for j in range(_BLOCK):
+            out[i0 + j] = blk_o[j]
+        i0 += _BLOCK
+    for i in range(i0, permutations):      # the last permutations % _BLOCK, one at a time
+        out[i] = _P
+        for k in range(m):
+            h = _permute(a[i], xs[k], b[i])
+            out[i] = h if h < out[i] else out[i]
+
+
+cdef void minhash_signatures(const slot_t* values, const index_t* offsets, Py_ssize_t n,
+                             const slot_t* a, const slot_t* b, Py_ssize_t permutations,
+                             slot_t* out) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(n):
+        minhash_signature(values + offsets[k], offsets[k + 1] - offsets[k], a, b,
+                          permutations, out + k * permutations)
+
+
+cdef inline Py_ssize_t _equal_slots(const slot_t* s1, const slot_t* s2,
+                                    Py_ssize_t permutations) noexcept nogil:
+    # Slots equal to p (an empty set) never count as a match; vectorises.
+    cdef Py_ssize_t i
+    cdef Py_ssize_t eq = 0
+    for i in range(permutations):
+        eq += (s1[i] == s2[i]) & (s1[i] != MINHASH_PRIME)
+    return eq
+
+
+cdef double minhash_similarity(const slot_t* s1, const slot_t* s2,
+                               Py_ssize_t permutations) noexcept nogil:
+    return <double>_equal_slots(s1, s2, permutations) / <double>permutations
+
+
+cdef double minhash_jaccard(const slot_t* x1, Py_ssize_t n1,
+                            const slot_t* x2, Py_ssize_t n2) noexcept nogil:
+    cdef Py_ssize_t i = 0, j = 0, common = 0
+    if n1 + n2 == 0:
+        return 0.0
+    while i < n1 and j < n2:
+        if x1[i] < x2[j]:
+            i += 1
+        elif x1[i] > x2[j]:
+            j += 1
+        else:
+            common += 1
+            i += 1
+            j += 1
+    return <double>common / <double>(n1 + n2 - common)
+
+
+cdef int minhash_dedup(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
+                       double threshold, const index_t* set_offsets, const slot_t* set_values,
+                       uint8_t* kept, index_t* duplicate_of, double* similarity,
+                       double* exact_jaccard) noexcept nogil:
+    cdef Py_ssize_t i, j, eq, top, best_eq, best_j
+    cdef double est, exact, best_exact
+    cdef const slot_t* row
+    if n < 0 or permutations < 1 or not (threshold > 0.0 and threshold <= 1.0):
+        return CKN_EINVAL
+    for i in range(n):
+        row = signatures + i * permutations
+        top = 0
+        best_j = -1
+        best_eq = -1
+        best_exact = -1.0
+        for j in range(i):
+            if not kept[j]:
+                continue
+            eq = _equal_slots(row, signatures + j * permutations, permutations)
+            if eq > top:
+                top = eq
+            if eq <= best_eq:       # cannot beat the current best (ties keep the lower j)
+                continue
+            est = <double>eq / <double>permutations
+            if not (est >= threshold):
+                continue
+            if set_offsets != NULL:
+                exact = minhash_jaccard(
+                    set_values + set_offsets[i], set_offsets[i + 1] - set_offsets[i],
+                    set_values + set_offsets[j], set_offsets[j + 1] - set_offsets[j])
+                if not (exact >= threshold):
+                    continue
+                best_exact = exact
+            best_eq = eq
+            best_j = j
+        if best_j < 0:
+            kept[i] = 1
+            duplicate_of[i] = -1
+            similarity[i] = <double>top / <double>permutations
+            exact_jaccard[i] = -1.0
+        else:
+            kept[i] = 0
+            duplicate_of[i] = best_j
+            similarity[i] = <double>best_eq / <double>permutations
+            exact_jaccard[i] = best_exact
+    return CKN_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# Private helpers (not part of the C API).
+# ---------------------------------------------------------------------------------------------
+
+cdef Py_ssize_t _hash_joined(const unsigned char* data, Py_ssize_t n, hash_t* out) noexcept nogil:
+    # FNV-1a-64 of each space-separated piece of data[0..n); pieces are non-empty.
+    cdef Py_ssize_t i, start = 0, count = 0
+    for i in range(n + 1):
+        if i == n or data[i] == 32:
+            if i > start:
+                out[count] = minhash_fnv1a64(data + start, i - start)
+                count += 1
+            start = i + 1
+    return count
+
+
+cdef Py_ssize_t _first_at_least(const slot_t* xs, Py_ssize_t n, slot_t bound) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if xs[i] >= bound:
+            return i
+    return -1
+
+
+cdef bint _strictly_increasing(const slot_t* xs, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(1, n):
+        if xs[i] <= xs[i - 1]:
+            return False
+    return True
+
+
+def _typecode(size_t itemsize, str candidates):
+    for code in candidates:
+        if _pyarray.array(code).itemsize == itemsize:
+            return code
+    raise ImportError(f"no array typecode among {candidates!r} has itemsize {itemsize}")
+
+
+_SLOT_CODE = _typecode(sizeof(slot_t), "ILH")
+_HASH_CODE = _typecode(sizeof(hash_t), "QL")
+_INDEX_CODE = _typecode(sizeof(index_t), "qli")
+cdef bytes _SLOT_FORMAT_BYTES = _SLOT_CODE.encode("ascii")
+cdef char* _SLOT_FORMAT = _SLOT_FORMAT_BYTES
+cdef array.array _SLOT_TEMPLATE = _pyarray.array(_SLOT_CODE)
+cdef array.array _HASH_TEMPLATE = _pyarray.array(_HASH_CODE)
+cdef array.array _INDEX_TEMPLATE = _pyarray.array(_INDEX_CODE)
+cdef array.array _BYTE_TEMPLATE = _pyarray.array("B")
+cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
+
+
+cdef inline slot_t* _sp(array.array arr) noexcept:
+    return <slot_t*>arr.data.as_voidptr
+
+
+cdef inline hash_t* _hp(array.array arr) noexcept:
+    return <hash_t*>arr.data.as_voidptr
+
+
+cdef const slot_t[::1] _slots(object obj, str name):
+    """``obj`` as a contiguous uint32 view: any matching buffer as is, else converted."""
+    cdef const slot_t[::1] view
+    if obj is None or isinstance(obj, (str, bytes)):
+        raise CknTypeError(f"{name}: expected a sequence of unsigned 32-bit integers, "
+                           f"got {type(obj).__name__}")
+    try:
+        view = obj
+        return view
+    except (TypeError, ValueError, BufferError):
+        pass
+    try:
+        return _pyarray.array(_SLOT_CODE, obj)
+    except TypeError as exc:
+        raise CknTypeError(f"{name}: expected a sequence of unsigned 32-bit integers, "
+                           f"got {type(obj).__name__} ({exc})") from None
+    except OverflowError:
+        raise CknValueError(f"{name}: every value must be in [0, 2**32)") from None
+
+
+cdef const hash_t[::1] _hashes(object obj, str name):
+    """``obj`` as a contiguous uint64 view: any matching buffer as is, else converted."""
+    cdef const hash_t[::1] view
+    if obj is None or isinstance(obj, (str, bytes)):
+        raise CknTypeError(f"{name}: expected a sequence of unsigned 64-bit integers, "
+                           f"got {type(obj).__name__}")
+    try:
+        view = obj
+        return view
+    except (TypeError, ValueError, BufferError):
+        pass
+    try:
+        return _pyarray.array(_HASH_CODE, obj)
+    except TypeError as exc:
+        raise CknTypeError(f"{name}: expected a sequence of unsigned 64-bit integers, "
+                           f"got {type(obj).__name__} ({exc})") from None
+    except OverflowError:
+        raise CknValueError(f"{name}: every value must be in [0, 2**64)") from None
+
+
+cdef const slot_t[::1] _shingle_set(object obj, str name):
+    """A shingle-hash set: uint32 values, each < p."""
+    cdef const slot_t[::1] xs = _slots(obj, name)
+    cdef Py_ssize_t bad = -1
+    cdef Py_ssize_t m = xs.shape[0]
+    if m > 0:
+        with nogil:
+            bad = _first_at_least(&xs[0], m, MINHASH_PRIME)
+    if bad >= 0:
+        raise CknValueError(f"{name}[{bad}]: shingle hashes must be < 2**31 - 1, "
+                            f"got {xs[bad]}")
+    return xs
+
+
+cdef Py_ssize_t _positive_int(object value, str name) except -1:
+    if isinstance(value, bool):
+        raise CknTypeError(f"{name}: expected an integer, got bool")
+    try:
+        value = _index(value)
+    except TypeError:
+        raise CknTypeError(f"{name}: expected an integer, got {type(value).__name__}") from None
+    if value < 1:
+        raise CknValueError(f"{name}: must be >= 1, got {value}")
+    if value > (1 << 40):
+        raise CknValueError(f"{name}: must be <= 2**40, got {value}")
+    return value
+
+
+cdef double _threshold(object value) except -1.0:
+    if isinstance(value, bool) or not isinstance(value, _Real):
+        raise CknTypeError(f"threshold: expected a number, got {type(value).__name__}")
+    cdef double t = value
+    if not (t > 0.0 and t <= 1.0):
+        raise CknValueError(f"threshold: must be in (0, 1], got {value!r}")
+    return t
+
+
+cdef class SignatureMatrix:
+    """Read-only n × permutations matrix of uint32 signatures (row-major), from
+    :meth:`MinHasher.signatures`.
+
+    It exposes the buffer protocol (format ``"I"``, 2-D, read-only), so ``memoryview(m)`` and
+    ``numpy.asarray(m)`` view it without a copy; numpy is not required. ``m[i]`` is row i as a
+    read-only 1-D memoryview, ``len(m)`` the number of rows, ``m.tolist()`` nested lists.
+    """
+
+    cdef array.array _data
+    cdef Py_ssize_t _shape[2]
+    cdef Py_ssize_t _strides[2]
+
+    def __cinit__(self, array.array data, Py_ssize_t rows, Py_ssize_t cols):
+        if len(data) != rows * cols:
+            raise CknValueError(f"SignatureMatrix: {len(data)} slots for {rows} x {cols}")
+        self._data = data
+        self._shape[0] = rows
+        self._shape[1] = cols
+        self._strides[0] = cols * <Py_ssize_t>sizeof(slot_t)
+        self._strides[1] = sizeof(slot_t)
+
+    def __getbuffer__(self, Py_buffer* buf, int flags):
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("SignatureMatrix is read-only")
+        buf.buf = self._data.data.as_voidptr
+        buf.obj = self
+        buf.len = self._shape[0] * self._shape[1] * <Py_ssize_t>sizeof(slot_t)
+        buf.readonly = 1
+        buf.itemsize = sizeof(slot_t)
+        buf.format = _SLOT_FORMAT if (flags & PyBUF_FORMAT) else NULL
+        buf.ndim = 2
+        buf.shape = self._shape
+        buf.strides = self._strides
+        buf.suboffsets = NULL
+        buf.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* buf):
+        pass
+
+    @property
+    def shape(self):
+        """``(n, permutations)``."""
+        return (self._shape[0], self._shape[1])
+
+    def __len__(self):
+        return self._shape[0]
+
+    def __getitem__(self, index):
+        """Row ``index`` as a read-only 1-D memoryview; a slice gives a new SignatureMatrix."""
+        cdef Py_ssize_t n = self._shape[0], cols = self._shape[1]
+        cdef array.array rows
+        if isinstance(index, slice):
+            rows = array.clone(_SLOT_TEMPLATE, 0, False)
+            picked = range(n)[index]
+            for r in picked:
+                rows.extend(self._data[r * cols:(r + 1) * cols])
+            return SignatureMatrix(rows, len(picked), cols)
+        cdef Py_ssize_t i = _index(index)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"SignatureMatrix index {index} out of range for {n} rows")
+        return memoryview(self._data)[i * cols:(i + 1) * cols].toreadonly()
+
+    def __iter__(self):
+        cdef Py_ssize_t i
+        for i in range(self._shape[0]):
+            yield self[i]
+
+    def tolist(self):
+        """The signatures as a list of lists of int."""
+        cdef list flat = self._data.tolist()
+        cdef Py_ssize_t cols = self._shape[1], i
+        return [flat[i * cols:(i + 1) * cols] for i in range(self._shape[0])]
+
+    def __eq__(self, other):
+        if not isinstance(other, SignatureMatrix):
+            return NotImplemented
+        return (self.shape == (<SignatureMatrix>other).shape
+                and self._data == (<SignatureMatrix>other)._data)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"<SignatureMatrix {self._shape[0]} x {self._shape[1]} uint32>"
+
+    def __reduce__(self):
+        return (SignatureMatrix, (self._data, self._shape[0], self._shape[1]))
+
+
+cdef array.array _sorted_unique(const slot_t[::1] xs):
+    cdef Py_ssize_t m = xs.shape[0]
+    cdef array.array out = array.clone(_SLOT_TEMPLATE, m, False)
+    cdef slot_t* p = _sp(out)
+    if m > 0:
+        with nogil:
+            memcpy(p, &xs[0], m * sizeof(slot_t))
+            m = minhash_sort_unique(p, m)
+    array.resize(out, m)
+    return out
+
+
+cdef array.array _shingles_from_hashes(const hash_t[::1] hashes, Py_ssize_t shingle_size):
+    cdef Py_ssize_t n = hashes.shape[0]
+    cdef Py_ssize_t count = minhash_shingle_count(n, shingle_size)
+    cdef array.array out = array.clone(_SLOT_TEMPLATE, count, False)
+    cdef slot_t* p = _sp(out)
+    if count > 0:
+        with nogil:
+            minhash_shingles(&hashes[0], n, shingle_size, p)
+            count = minhash_sort_unique(p, count)
+    array.resize(out, count)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Python API.
+# ---------------------------------------------------------------------------------------------
+
+def fnv1a64(term, /):
+    """FNV-1a-64 of the UTF-8 bytes of ``term`` (SPEC §7's term hash ``t``).
+
+    >>> hex(fnv1a64("durable"))
+    '0xa26817d891ff02e8'
+    """
+    if not isinstance(term, str):
+        raise CknTypeError(f"term: expected str, got {type(term).__name__}")
+    cdef bytes data
+    try:
+        data = (<str>term).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise CknValueError(f"term: not encodable as UTF-8 ({exc.reason})") from None
+    return minhash_fnv1a64(<const unsigned char*><char*>data, len(data))
+
+
+def term_hashes(terms, /):
+    """FNV-1a-64 of every term, in order, as ``array('Q')``.
+
+    >>> list(term_hashes(["durable"])) == [fnv1a64("durable")]
+    True
+    """
+    if terms is None or isinstance(terms, (str, bytes)):
+        raise CknTypeError(f"terms: expected a sequence of str, got {type(terms).__name__}")
+    cdef list items = list(terms)
+    cdef Py_ssize_t n = len(items), k
+    cdef array.array out = array.clone(_HASH_TEMPLATE, n, False)
+    cdef bytes data
+    for k in range(n):
+        term = items[k]
+        if not isinstance(term, str):
+            raise CknTypeError(f"terms[{k}]: expected str, got {type(term).__name__}")
+        try:
+            data = (<str>term).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise CknValueError(f"terms[{k}]: not encodable as UTF-8 ({exc.reason})") from None
+        _hp(out)[k] = minhash_fnv1a64(<const unsigned char*><char*>data, len(data))
+    return out
+
+
+def shingle_hashes(term_hashes, /, shingle_size=3):
+    """Sorted distinct shingle hashes ``x = s mod p`` of a term-hash sequence, as ``array('I')``.
+
+    Every run of ``shingle_size`` (default 3) consecutive term hashes is one shingle; fewer
+    terms than ``shingle_size`` make one shingle of all of them; no terms, no shingles.
+
+    >>> list(shingle_hashes(term_hashes(["durable", "object", "sqlite"])))
+    [1689487649]
+    """
+    cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
+    return _shingles_from_hashes(_hashes(term_hashes, "term_hashes"), size)
+
+
+def text_shingles(text, /, shingle_size=3):
+    """Sorted distinct shingle hashes of ``ckn.terms.terms(text)``, as ``array('I')``.
+
+    >>> list(text_shingles("Durable Object SQLite"))
+    [1689487649]
+    """
+    if not isinstance(text, str):
+        raise CknTypeError(f"text: expected str, got {type(text).__name__}")
+    cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
+    # Terms never contain a space (they are \w+ pieces), so one encode of the joined terms
+    # and a split in C replaces one bytes object per term.
+    cdef list ts = _terms(text)
+    cdef bytes data = " ".join(ts).encode("utf-8")
+    cdef Py_ssize_t n = len(ts)
+    cdef array.array hashes = array.clone(_HASH_TEMPLATE, n, False)
+    cdef const unsigned char* raw = <const unsigned char*><char*>data
+    cdef Py_ssize_t nbytes = len(data)
+    cdef hash_t* hp = _hp(hashes)
+    with nogil:
+        n = _hash_joined(raw, nbytes, hp)
+    array.resize(hashes, n)
+    return _shingles_from_hashes(hashes, size)
+
+
+cdef class MinHasher:
+    """Reusable SPEC §7 MinHash with ``permutations`` slots (default 64); holds the a/b parameters.
+
+    >>> mh = MinHasher(64)
+    >>> list(mh.a[:3]), list(mh.b[:3])
+    ([733519913, 203582676, 693907666], [1176792226, 1590135143, 1386770210])
+    >>> MinHasher(0)
+    Traceback (most recent call last):
+    ...
+    ckn.errors.CknValueError: permutations: must be >= 1, got 0
+    """
+
+    cdef readonly Py_ssize_t permutations
+    cdef array.array _a
+    cdef array.array _b
+
+    def __init__(self, permutations=64):
+        cdef Py_ssize_t n = _positive_int(permutations, "permutations")
+        self.permutations = n
+        self._a = array.clone(_SLOT_TEMPLATE, n, False)
+        self._b = array.clone(_SLOT_TEMPLATE, n, False)
+        cdef slot_t* a = _sp(self._a)
+        cdef slot_t* b = _sp(self._b)
+        with nogil:
+            minhash_parameters(n, a, b)
+
+    @property
+    def a(self):
+        """Multipliers ``a_i`` (a copy, ``array('I')``)."""
+        return _pyarray.array(_SLOT_CODE, self._a)
+
+    @property
+    def b(self):
+        """Offsets ``b_i`` (a copy, ``array('I')``)."""
+        return _pyarray.array(_SLOT_CODE, self._b)
+
+    def __repr__(self):
+        return f"MinHasher(permutations={self.permutations})"
+
+    def __reduce__(self):
+        return (MinHasher, (self.permutations,))
+
+    def signature(self, shingles, /):
+        """Signature (``array('I')`` of ``permutations`` slots) of one set of shingle hashes.
+
+        Duplicates and order do not matter; every value must be < p = 2**31 - 1. The empty set
+        has every slot = p.
+        """
+        cdef const slot_t[::1] xs = _shingle_set(shingles, "shingles")
+        cdef Py_ssize_t m = xs.shape[0]
+        cdef Py_ssize_t n = self.permutations
+        cdef array.array out = array.clone(_SLOT_TEMPLATE, n, False)
+        cdef const slot_t* xp = &xs[0] if m > 0 else NULL
+        cdef slot_t* a = _sp(self._a)
+        cdef slot_t* b = _sp(self._b)
+        cdef slot_t* op = _sp(out)
+        with nogil:
+            minhash_signature(xp, m, a, b, n, op)
+        return out
+
+    def signatures(self, shingle_sets, /):
+        """Signatures of many shingle sets, as a :class:`SignatureMatrix` (n × permutations).
+
+        ``numpy.asarray(result)`` and ``memoryview(result)`` view the uint32 buffer without a
+        copy; ``result[i]`` is row i; ``result.tolist()`` gives nested lists.
+        """
+        if shingle_sets is None or isinstance(shingle_sets, (str, bytes)):
+            raise CknTypeError(f"shingle_sets: expected a sequence of shingle sets, "
+                               f"got {type(shingle_sets).__name__}")
+        cdef list views = []
+        cdef const slot_t[::1] xs
+        cdef Py_ssize_t n, k, m, total = 0
+        cdef Py_ssize_t perms = self.permutations
+        for k, item in enumerate(shingle_sets):
+            xs = _shingle_set(item, f"shingle_sets[{k}]")
+            views.append(xs)
+            total += xs.shape[0]
+        n = len(views)
+        cdef array.array values = array.clone(_SLOT_TEMPLATE, total, False)
+        cdef array.array offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
+        cdef index_t* off = <index_t*>offsets.data.as_voidptr
+        cdef slot_t* val = _sp(values)
+        off[0] = 0
+        for k in range(n):
+            xs = views[k]
+            m = xs.shape[0]
+            if m > 0:
+                memcpy(val + off[k], &xs[0], m * sizeof(slot_t))
+            off[k + 1] = off[k] + m
+        del views
+        cdef array.array out = array.clone(_SLOT_TEMPLATE, n * perms, False)
+        cdef slot_t* a = _sp(self._a)
+        cdef slot_t* b = _sp(self._b)
+        cdef slot_t* op = _sp(out)
+        with nogil:
+            minhash_signatures(val, off, n, a, b, perms, op)
+        return SignatureMatrix(out, n, perms)
+
+    def text_signature(self, text, /, shingle_size=3):
+        """Signature of ``text_shingles(text, shingle_size)``."""
+        return self.signature(text_shingles(text, shingle_size))
+
+
+def similarity(sig1, sig2, /):
+    """Estimated similarity of two signatures: the fraction of equal slots (0.0 if either is empty).
+
+    >>> mh = MinHasher(8)
+    >>> similarity(mh.signature([1, 2, 3]), mh.signature([1, 2, 3]))
+    1.0
+    >>> similarity(mh.signature([]), mh.signature([]))
+    0.0
+    """
+    cdef const slot_t[::1] s1 = _slots(sig1, "sig1")
+    cdef const slot_t[::1] s2 = _slots(sig2, "sig2")
+    cdef Py_ssize_t n = s1.shape[0]
+    if n != s2.shape[0]:
+        raise CknValueError(f"sig1, sig2: signatures have different lengths "
+                            f"({n} and {s2.shape[0]}); were they made with the same permutations?")
+    if n == 0:
+        raise CknValueError("sig1, sig2: signatures must have at least one slot")
+    cdef double out
+    with nogil:
+        out = minhash_similarity(&s1[0], &s2[0], n)
+    return out
+
+
+def jaccard(set1, set2, /):
+    """Exact Jaccard similarity of two shingle-hash sets (0.0 when both are empty)."""
+    cdef array.array x1 = _sorted_unique(_slots(set1, "set1"))
+    cdef array.array x2 = _sorted_unique(_slots(set2, "set2"))
+    cdef Py_ssize_t n1 = len(x1), n2 = len(x2)
+    cdef double out
+    with nogil:
+        out = minhash_jaccard(x1.data.as_uints, n1, x2.data.as_uints, n2)
+    return out
+
+
+DroppedChunk = NamedTuple("DroppedChunk", [
+    ("index", int), ("duplicate_of", int), ("estimate", float), ("exact_jaccard", object)])
+DroppedChunk.__doc__ = (
+    "One dropped near-duplicate: its index, the kept higher-ranked chunk it duplicates, the "
+    "estimated similarity of the pair, and their exact Jaccard (None unless exact_sets was given).")
+
+DedupResult = NamedTuple("DedupResult", [
+    ("kept", tuple), ("dropped", tuple), ("max_similarity", tuple)])
+DedupResult.__doc__ = (
+    "Result of dedup(): kept indices (ascending), DroppedChunk tuples (ascending index), and for "
+    "each kept chunk (aligned with kept) its max estimated similarity to earlier kept chunks.")
+
+
+def dedup(signatures, /, threshold, *, exact_sets=None):
+    """The dedup pass of SPEC §7 over signatures in rank order (row 0 = highest-ranked).
+
+    Chunk i is dropped when its estimated similarity to some *kept* chunk j < i is
+    ``>= threshold`` (with ``exact_sets``: and the exact Jaccard of their shingle sets too).
+    It is reported as a duplicate of the qualifying kept chunk with the highest estimate, ties
+    going to the higher-ranked one. ``signatures`` is a 2-D uint32 buffer (n × P) or a sequence
+    of equal-length signatures; ``exact_sets`` (``dedup_exact``) is a sequence of n shingle-hash
+    sets. Returns a :class:`DedupResult`.
+
+    >>> mh = MinHasher(16)
+    >>> sigs = mh.signatures([[1, 2, 3], [4, 5], [1, 2, 3]])
+    >>> dedup(sigs, 0.75)
+    DedupResult(kept=(0, 1), dropped=(DroppedChunk(index=2, duplicate_of=0, estimate=1.0, exact_jaccard=None),), max_similarity=(0.0, 0.0))
+    """
+    cdef double t = _threshold(threshold)
+    cdef const slot_t[:, ::1] grid
+    cdef const slot_t[::1] row
+    cdef Py_ssize_t n, perms, k, bad
+    cdef array.array flat = None
+    cdef const slot_t* sig = NULL
+    if signatures is None or isinstance(signatures, (str, bytes)):
+        raise CknTypeError(f"signatures: expected a 2-D buffer or a sequence of signatures, "
+                           f"got {type(signatures).__name__}")
+    try:
+        grid = signatures
+    except (TypeError, ValueError, BufferError):
+        rows = [_slots(r, f"signatures[{k}]") for k, r in enumerate(signatures)]
+        n = len(rows)
+        perms = 1
+        if n:
+            row = rows[0]
+            perms = row.shape[0]
+        flat = array.clone(_SLOT_TEMPLATE, n * perms, False)
+        for k in range(n):
+            row = rows[k]
+            if row.shape[0] != perms:
+                raise CknValueError(
+                    f"signatures[{k}]: has {row.shape[0]} slots, signatures[0] has {perms}; "
+                    f"all signatures must come from the same MinHasher")
+            if perms > 0:
+                memcpy(_sp(flat) + k * perms, &row[0], perms * sizeof(slot_t))
+        sig = _sp(flat)
+    else:
+        n = grid.shape[0]
+        perms = grid.shape[1]
+        sig = &grid[0, 0] if n > 0 and perms > 0 else NULL
+    if perms < 1:
+        raise CknValueError("signatures: every signature must have at least one slot")
+    if n > 0:
+        with nogil:
+            bad = _first_at_least(sig, n * perms, <slot_t>MINHASH_PRIME + 1)
+        if bad >= 0:
+            raise CknValueError(f"signatures[{bad // perms}][{bad % perms}]: slots must be "
+                                f"<= 2**31 - 1, got {sig[bad]}; not a ckn signature")
+
+    cdef array.array set_values = None
+    cdef array.array set_offsets = None
+    cdef const slot_t[::1] xs
+    cdef index_t* off = NULL
+    cdef const slot_t* val = NULL
+    cdef list sets
+    if exact_sets is not None:
+        if isinstance(exact_sets, (str, bytes)):
+            raise CknTypeError("exact_sets: expected a sequence of shingle-hash sets, got str")
+        sets = []
+        for k, item in enumerate(exact_sets):
+            xs = _shingle_set(item, f"exact_sets[{k}]")
+            if not _strictly_increasing(&xs[0] if xs.shape[0] else NULL, xs.shape[0]):
+                xs = _sorted_unique(xs)
+            sets.append(xs)
+        if len(sets) != n:
+            raise CknValueError(f"exact_sets: has {len(sets)} sets for {n} signatures")
+        set_offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
+        off = <index_t*>set_offsets.data.as_voidptr
+        off[0] = 0
+        for k in range(n):
+            xs = sets[k]
+            off[k + 1] = off[k] + xs.shape[0]
+        set_values = array.clone(_SLOT_TEMPLATE, off[n], False)
+        for k in range(n):
+            xs = sets[k]
+            if xs.shape[0]:
+                memcpy(_sp(set_values) + off[k], &xs[0], xs.shape[0] * sizeof(slot_t))
+        val = _sp(set_values)
+
+    cdef array.array kept = array.clone(_BYTE_TEMPLATE, n, False)
+    cdef array.array dup = array.clone(_INDEX_TEMPLATE, n, False)
+    cdef array.array sim = array.clone(_DOUBLE_TEMPLATE, n, False)
+    cdef array.array exact = array.clone(_DOUBLE_TEMPLATE, n, False)
+    cdef int status
+    with nogil:
+        status = minhash_dedup(sig, n, perms, t, off, val, kept.data.as_uchars,
+                               <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                               exact.data.as_doubles)
+    if status != CKN_OK:  # unreachable after the checks above; kept as a guard
+        raise CknValueError(f"dedup: invalid arguments (status {status})")
+    kept_ids = []
+    dropped = []
+    max_sim = []
+    cdef index_t* dp = <index_t*>dup.data.as_voidptr
+    for k in range(n):
+        if kept.data.as_uchars[k]:
+            kept_ids.append(k)
+            max_sim.append(sim.data.as_doubles[k])
+        else:
+            dropped.append(DroppedChunk(
+                k, dp[k], sim.data.as_doubles[k],
+                exact.data.as_doubles[k] if exact_sets is not None else None))
+    return DedupResult(tuple(kept_ids), tuple(dropped), tuple(max_sim))
