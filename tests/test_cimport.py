@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import ckn.knapsack
+import ckn.minhash
+from ckn.terms import terms
 
 pytest.importorskip("Cython")
 pytest.importorskip("setuptools")
@@ -56,3 +58,14 @@ def test_knapsack_kernel_through_cimport(consumer, max_memory):
 
 def test_knapsack_kernel_reports_small_workspace(consumer):
     assert consumer.knapsack_small_workspace([3, 4], [5, 6], 7) == consumer.ENOMEM
+
+
+def test_minhash_kernels_through_cimport(consumer):
+    spec = "Durable Object SQLite storage alarms retry up to six times with exponential backoff under a strict cpu budget."
+    overview = "General storage overview covering durable object sqlite alarm retry budget and unrelated background padding text."
+    signatures, sim = consumer.minhash([terms(spec), terms(overview)], 64)
+    hasher = ckn.minhash.MinHasher(64)
+    assert signatures[0][:4] == [352714083, 24494720, 424488535, 19920883]  # SPEC §12
+    assert signatures[0] == list(hasher.text_signature(spec))
+    assert signatures[1] == list(hasher.text_signature(overview))
+    assert sim == 0.03125

@@ -4,7 +4,9 @@ from libc.stdint cimport int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 
 from ckn.knapsack cimport knapsack_solve, knapsack_workspace_size
-from ckn.typedefs cimport CKN_ENOMEM, CKN_OK
+from ckn.minhash cimport (minhash_fnv1a64, minhash_parameters, minhash_shingle_count,
+                          minhash_shingles, minhash_signature, minhash_similarity)
+from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, hash_t, slot_t
 
 
 def knapsack(weights, values, int64_t budget, size_t max_memory):
@@ -49,6 +51,36 @@ def knapsack_small_workspace(weights, values, int64_t budget):
         status = knapsack_solve(w, v, n, budget, workspace, 1, chosen, &total_value,
                                 &total_weight)
     return status
+
+
+def minhash(list texts, Py_ssize_t permutations):
+    """(signatures, similarity of the first two): each text is a list of terms; the hashing,
+    shingling (size 3), signatures and similarity all run inside ``with nogil``."""
+    cdef Py_ssize_t k, i, n_terms, count
+    cdef slot_t* a = <slot_t*>malloc(permutations * sizeof(slot_t))
+    cdef slot_t* b = <slot_t*>malloc(permutations * sizeof(slot_t))
+    cdef slot_t* sigs = <slot_t*>malloc(2 * permutations * sizeof(slot_t))
+    cdef hash_t hashes[64]
+    cdef slot_t xs[64]
+    cdef bytes word
+    cdef double sim
+    with nogil:
+        minhash_parameters(permutations, a, b)
+    for k in range(2):
+        n_terms = len(texts[k])
+        for i in range(n_terms):
+            word = texts[k][i].encode("utf-8")
+            hashes[i] = minhash_fnv1a64(<const unsigned char*><char*>word, len(word))
+        with nogil:
+            count = minhash_shingles(hashes, n_terms, 3, xs)
+            minhash_signature(xs, count, a, b, permutations, sigs + k * permutations)
+    with nogil:
+        sim = minhash_similarity(sigs, sigs + permutations, permutations)
+    result = ([[sigs[k * permutations + i] for i in range(permutations)] for k in range(2)], sim)
+    free(a)
+    free(b)
+    free(sigs)
+    return result
 
 
 OK = CKN_OK
