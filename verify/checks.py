@@ -129,6 +129,8 @@ def check_knapsack(inst: Instance, *, solver: Callable | None = None, ilp: bool 
         problems.append(f"ckn reports value/weight {res.total_value}/{res.total_weight}, "
                         f"recomputed from its items {ckn_v}/{ckn_w}")
     rec["checks"].append("feasible+recomputed")
+    if "pack_error" in inst.note:
+        problems.append(f"ckn.pack raised on this pool: {inst.note['pack_error']}")
     if "pack_selected" in inst.note:  # a pipeline instance: pack must have chosen the same
         if solver is None and tuple(inst.note["pack_selected"]) != sel:
             problems.append(f"ckn.pack selected {tuple(inst.note['pack_selected'])}, the "
@@ -206,7 +208,8 @@ def save_failure(inst: Instance, rec: dict, directory: Path | str | None = None)
     payload = {
         "seed": inst.seed,
         "index": inst.index,
-        "reproduce": (f"python -m verify --seed {inst.seed} --start {inst.index} --instances 1"
+        "reproduce": (f"python -m verify --only knapsack --seed {inst.seed} --start {inst.index} "
+                       "--instances 1"
                       if inst.seed is not None else f"python -m verify --replay {path}"),
         "instance": inst.to_json(),
         "record": rec,

@@ -244,7 +244,8 @@ def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int
     tokens = [len(t.split()) + rng.randint(0, 40) for t in texts]
     budget = min(MAX_BUDGET, int(sum(tokens) * rng.choice((0.0, 0.1, 0.25, 0.5, 0.75, 1.0))))
 
-    pack = _public_pack() if use_pack else None
+    pack = _public_pack() if use_pack and n > 0 else None
+    pack_error = None
     if pack is not None:
         candidates = []
         for i in range(n):
@@ -257,7 +258,12 @@ def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int
                 "near_dup_threshold": threshold}
         if dense:
             pool["query_embedding"] = q_emb
-        result = pack(pool)
+        try:
+            result = pack(pool)
+        except Exception as exc:  # noqa: BLE001 - reported as a problem by check_knapsack
+            pack_error = f"{type(exc).__name__}: {exc}"
+            pack = None
+    if pack is not None:
         survivors = [c for c in result.chunks if c.value is not None]
         weights = [c.tokens for c in survivors]
         values = [c.value for c in survivors]
@@ -307,8 +313,10 @@ def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int
         kept.append(i)
         weights.append(tokens[i])
         values.append(math.floor(rrf[i] * (1 - lam * overlap) * scale + 0.5))
-    return weights, values, budget, {"values_source": source, "pool": n,
-                                     "survivors": len(kept)}
+    note = {"values_source": source, "pool": n, "survivors": len(kept)}
+    if pack_error is not None:
+        note["pack_error"] = pack_error
+    return weights, values, budget, note
 
 
 def _pipeline_instance(rng: random.Random, seed: int, index: int) -> Instance:
