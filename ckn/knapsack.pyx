@@ -16,7 +16,7 @@ with O(C) working memory in O(m · C) time (see docs/knapsack.md).
 """
 
 from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
-from libc.stdint cimport INT64_MAX, SIZE_MAX, int64_t, uint8_t, uint64_t
+from libc.stdint cimport INT32_MAX, INT64_MAX, SIZE_MAX, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from ckn.typedefs cimport CKN_EINVAL, CKN_ENOMEM, CKN_EOVERFLOW, CKN_OK, index_t, value_t, weight_t
@@ -36,6 +36,7 @@ cdef struct Plan:
     index_t m          # items with weight <= budget
     weight_t g         # gcd of their weights (1 when all are zero)
     index_t span       # DP cells: scaled capacity + 1
+    weight_t cap       # min(budget, Σ weights of the fitting items), unscaled
 
 
 cdef inline weight_t _gcd(weight_t a, weight_t b) noexcept nogil:
@@ -68,6 +69,7 @@ cdef bint _make_plan(const weight_t* weights, index_t n, weight_t budget, Plan* 
     if total > budget:
         total = budget
     plan.g = g
+    plan.cap = total
     plan.span = <index_t>(total // g) + 1
     return True
 
@@ -105,13 +107,170 @@ cdef size_t knapsack_workspace_size(const weight_t* weights, index_t n, weight_t
     cdef Plan plan
     if not _make_plan(weights, n, budget, &plan):
         return 0
-    cdef size_t head = _mul(<size_t>plan.m, sizeof(index_t))
+    # The reduction's scratch (O(m)) comes after the index list, then the DP area.
+    cdef size_t head = _add(_mul(<size_t>plan.m, sizeof(index_t)), _reduce_bytes(plan.m))
     cdef size_t bitset = _bitset_bytes(plan.m, plan.span)
     if bitset <= max_memory:
         return _add(head, bitset)
     cdef size_t dc = _dc_bytes(plan.span)
     return _add(head, dc if dc > max_memory else max_memory)
 
+
+
+# ----------------------------------------------------------------------------- row kernels (C)
+
+# One in-place DP row update in the <= formulation (every cell >= 0):
+#   f[c] = max(f[c], f[c - w] + v) for c >= w, cells visited from the top down,
+# and, when ``bits`` is not NULL, bit c of bits set iff f[c - w] + v >= old f[c] (taking the
+# item is one of the best ways to reach c). int32 and int64 cells; AVX2 versions are compiled
+# with a target attribute and chosen at run time (__builtin_cpu_supports), SSE2 is the x86-64
+# baseline for int32, everything else is plain C. No allocation, no Python: nogil-safe.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <stddef.h>
+    #include <string.h>
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #define CKN_KP_X86 1
+    #include <immintrin.h>
+    #endif
+
+    #define CKN_KP_SCALAR_STEP(c) do { \\
+        if (f[(c) - w] + v >= f[(c)]) { \\
+            f[(c)] = f[(c) - w] + v; \\
+            if (bits) bits[(c) >> 6] |= (uint64_t)1 << ((c) & 63); \\
+        } } while (0)
+
+    static void ckn_kp_row_i64_c(int64_t* f, ptrdiff_t span, ptrdiff_t w, int64_t v, uint64_t* bits) {
+        ptrdiff_t c;
+        if (bits) memset(bits, 0, (size_t)((span + 63) >> 6) * 8);
+        for (c = span - 1; c >= w; --c) CKN_KP_SCALAR_STEP(c);
+    }
+
+    static void ckn_kp_row_i32_c(int32_t* f, ptrdiff_t span, ptrdiff_t w, int32_t v, uint64_t* bits) {
+        ptrdiff_t c;
+        if (bits) memset(bits, 0, (size_t)((span + 63) >> 6) * 8);
+    #ifdef CKN_KP_X86
+        {
+            __m128i vv = _mm_set1_epi32(v);
+            c = span;
+            if (bits) {
+                while (c > w && (c & 63)) { --c; CKN_KP_SCALAR_STEP(c); }
+                while (c - 64 >= w) {
+                    uint64_t mask = 0;
+                    int j;
+                    c -= 64;
+                    for (j = 60; j >= 0; j -= 4) {
+                        __m128i a = _mm_add_epi32(_mm_loadu_si128((const __m128i*)(f + c + j - w)), vv);
+                        __m128i b = _mm_loadu_si128((const __m128i*)(f + c + j));
+                        __m128i keep = _mm_cmpgt_epi32(b, a);
+                        _mm_storeu_si128((__m128i*)(f + c + j),
+                                         _mm_or_si128(_mm_and_si128(keep, b), _mm_andnot_si128(keep, a)));
+                        mask |= (uint64_t)(~_mm_movemask_ps(_mm_castsi128_ps(keep)) & 0xf) << j;
+                    }
+                    bits[c >> 6] = mask;
+                }
+            } else {
+                while (c - 4 >= w) {
+                    __m128i a, b, keep;
+                    c -= 4;
+                    a = _mm_add_epi32(_mm_loadu_si128((const __m128i*)(f + c - w)), vv);
+                    b = _mm_loadu_si128((const __m128i*)(f + c));
+                    keep = _mm_cmpgt_epi32(b, a);
+                    _mm_storeu_si128((__m128i*)(f + c),
+                                     _mm_or_si128(_mm_and_si128(keep, b), _mm_andnot_si128(keep, a)));
+                }
+            }
+            while (c > w) { --c; CKN_KP_SCALAR_STEP(c); }
+        }
+    #else
+        for (c = span - 1; c >= w; --c) CKN_KP_SCALAR_STEP(c);
+    #endif
+    }
+
+    #ifdef CKN_KP_X86
+    __attribute__((target("avx2")))
+    static void ckn_kp_row_i32_avx2(int32_t* f, ptrdiff_t span, ptrdiff_t w, int32_t v, uint64_t* bits) {
+        __m256i vv = _mm256_set1_epi32(v);
+        ptrdiff_t c = span;
+        if (bits) {
+            memset(bits, 0, (size_t)((span + 63) >> 6) * 8);
+            while (c > w && (c & 63)) { --c; CKN_KP_SCALAR_STEP(c); }
+            while (c - 64 >= w) {
+                uint64_t mask = 0;
+                int j;
+                c -= 64;
+                for (j = 56; j >= 0; j -= 8) {
+                    __m256i a = _mm256_add_epi32(_mm256_loadu_si256((const __m256i*)(f + c + j - w)), vv);
+                    __m256i b = _mm256_loadu_si256((const __m256i*)(f + c + j));
+                    __m256i keep = _mm256_cmpgt_epi32(b, a);
+                    _mm256_storeu_si256((__m256i*)(f + c + j), _mm256_max_epi32(a, b));
+                    mask |= (uint64_t)(~_mm256_movemask_ps(_mm256_castsi256_ps(keep)) & 0xff) << j;
+                }
+                bits[c >> 6] = mask;
+            }
+        } else {
+            while (c - 8 >= w) {
+                c -= 8;
+                _mm256_storeu_si256((__m256i*)(f + c), _mm256_max_epi32(
+                    _mm256_add_epi32(_mm256_loadu_si256((const __m256i*)(f + c - w)), vv),
+                    _mm256_loadu_si256((const __m256i*)(f + c))));
+            }
+        }
+        while (c > w) { --c; CKN_KP_SCALAR_STEP(c); }
+    }
+
+    __attribute__((target("avx2")))
+    static void ckn_kp_row_i64_avx2(int64_t* f, ptrdiff_t span, ptrdiff_t w, int64_t v, uint64_t* bits) {
+        __m256i vv = _mm256_set1_epi64x(v);
+        ptrdiff_t c = span;
+        if (bits) {
+            memset(bits, 0, (size_t)((span + 63) >> 6) * 8);
+            while (c > w && (c & 63)) { --c; CKN_KP_SCALAR_STEP(c); }
+            while (c - 64 >= w) {
+                uint64_t mask = 0;
+                int j;
+                c -= 64;
+                for (j = 60; j >= 0; j -= 4) {
+                    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(f + c + j - w)), vv);
+                    __m256i b = _mm256_loadu_si256((const __m256i*)(f + c + j));
+                    __m256i keep = _mm256_cmpgt_epi64(b, a);
+                    _mm256_storeu_si256((__m256i*)(f + c + j), _mm256_blendv_epi8(a, b, keep));
+                    mask |= (uint64_t)(~_mm256_movemask_pd(_mm256_castsi256_pd(keep)) & 0xf) << j;
+                }
+                bits[c >> 6] = mask;
+            }
+        } else {
+            while (c - 4 >= w) {
+                __m256i a, b;
+                c -= 4;
+                a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(f + c - w)), vv);
+                b = _mm256_loadu_si256((const __m256i*)(f + c));
+                _mm256_storeu_si256((__m256i*)(f + c), _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a)));
+            }
+        }
+        while (c > w) { --c; CKN_KP_SCALAR_STEP(c); }
+    }
+
+    static int ckn_kp_avx2_state = -1;
+    static int ckn_kp_have_avx2(void) {
+        if (ckn_kp_avx2_state < 0) {
+            __builtin_cpu_init();
+            ckn_kp_avx2_state = __builtin_cpu_supports("avx2") ? 1 : 0;
+        }
+        return ckn_kp_avx2_state;
+    }
+    #else
+    static int ckn_kp_have_avx2(void) { return 0; }
+    #define ckn_kp_row_i32_avx2 ckn_kp_row_i32_c
+    #define ckn_kp_row_i64_avx2 ckn_kp_row_i64_c
+    #endif
+    """
+    void ckn_kp_row_i64_c(int64_t* f, index_t span, index_t w, int64_t v, uint64_t* bits) nogil
+    void ckn_kp_row_i32_c(int32_t* f, index_t span, index_t w, int32_t v, uint64_t* bits) nogil
+    void ckn_kp_row_i64_avx2(int64_t* f, index_t span, index_t w, int64_t v, uint64_t* bits) nogil
+    void ckn_kp_row_i32_avx2(int32_t* f, index_t span, index_t w, int32_t v, uint64_t* bits) nogil
+    int ckn_kp_have_avx2() nogil
 
 # ----------------------------------------------------------------------------- DP rows
 
@@ -307,22 +466,315 @@ cdef void _divide(const weight_t* weights, const value_t* values, const index_t*
     _divide(weights, values, elig, mid, hi, g, bottom + best, bottom, ar, selected)
 
 
+# ----------------------------------------------------------------------------- exact DP over a list
+
+# Private path switches (bit flags) for tests and benchmarks; knapsack_solve uses 0 (all on).
+cdef enum:
+    _NO_REDUCTION = 1   # skip the bound-based reduction: plain dense DP over every fitting item
+    _NO_INT32 = 2       # int64 DP cells even when the values' sum fits in int32
+    _NO_SIMD = 4        # no AVX2 kernels (SSE2 int32 / scalar int64 only)
+
+
+cdef inline void _row(void* f, bint i32, bint avx2, index_t span, index_t w, int64_t v,
+                      uint64_t* bits) noexcept nogil:
+    if i32:
+        if avx2:
+            ckn_kp_row_i32_avx2(<int32_t*>f, span, w, <int32_t>v, bits)
+        else:
+            ckn_kp_row_i32_c(<int32_t*>f, span, w, <int32_t>v, bits)
+    elif avx2:
+        ckn_kp_row_i64_avx2(<int64_t*>f, span, w, v, bits)
+    else:
+        ckn_kp_row_i64_c(<int64_t*>f, span, w, v, bits)
+
+
+cdef index_t _value_row(const weight_t* weights, const value_t* values, const index_t* elig,
+                        index_t m, weight_t g, index_t span, void* row, uint64_t* bits,
+                        int flags) noexcept nogil:
+    """Suffix DP (<= formulation) over items elig[0:m], last to first, in one in-place row.
+
+    ``bits`` (may be NULL) receives the keep row of item k at ``bits + k * words``. Returns the
+    fewest-tokens cell: the smallest c holding the row's maximum.
+    """
+    cdef index_t k, c, words = <index_t>_words(span)
+    cdef int64_t total = 0
+    cdef bint i32, avx2 = not (flags & _NO_SIMD) and ckn_kp_have_avx2()
+    for k in range(m):
+        total += values[elig[k]]
+    i32 = not (flags & _NO_INT32) and total <= INT32_MAX
+    memset(row, 0, <size_t>span * (4 if i32 else 8))
+    for k in range(m - 1, -1, -1):
+        _row(row, i32, avx2, span, <index_t>(weights[elig[k]] // g), values[elig[k]],
+             bits + k * words if bits != NULL else NULL)
+    c = span - 1
+    if i32:
+        while c > 0 and (<int32_t*>row)[c - 1] == (<int32_t*>row)[span - 1]:
+            c -= 1
+    else:
+        while c > 0 and (<int64_t*>row)[c - 1] == (<int64_t*>row)[span - 1]:
+            c -= 1
+    return c
+
+
+cdef void _select(const weight_t* weights, const value_t* values, const index_t* elig, index_t m,
+                  weight_t g, index_t span, void* area, size_t area_size, uint8_t* selected,
+                  int flags) noexcept nogil:
+    """Set selected[elig[k]] = 1 for the SPEC §8 choice among items elig[0:m] (index order)
+    within scaled capacity span - 1; ``area`` holds at least min(bitset, d&c) bytes."""
+    cdef index_t start
+    cdef uint64_t* bits
+    cdef int64_t* rows = <int64_t*>area
+    cdef Arena ar
+    if m == 0:
+        return
+    if area_size >= _bitset_bytes(m, span):
+        bits = <uint64_t*>area
+        start = _value_row(weights, values, elig, m, g, span,
+                           bits + <size_t>m * _words(span), bits, flags)
+        _walk_bits(weights, elig, 0, m, g, span, start, bits, selected)
+        return
+    start = _value_row(weights, values, elig, m, g, span, rows, NULL, flags)
+    ar.f0 = rows
+    ar.f1 = rows + span
+    ar.r0 = rows + 2 * span
+    ar.r1 = rows + 3 * span
+    ar.i0 = rows + 4 * span
+    ar.i1 = rows + 5 * span
+    ar.take = <uint8_t*>(rows + 6 * span)
+    ar.spare = area_size - _dc_bytes(span)
+    _divide(weights, values, elig, 0, m, g, start, 0, &ar, selected)
+
+
+# ----------------------------------------------------------------------------- reduction
+
+cdef inline size_t _reduce_bytes(index_t m) noexcept nogil:
+    """Scratch of the reduction: order and merge buffer (m index_t), prefix sums (2 (m + 1))."""
+    return _add(_mul(<size_t>m, 2 * sizeof(index_t)), _mul(<size_t>(m + 1), 2 * sizeof(int64_t)))
+
+
+cdef inline bint _better(const weight_t* weights, const value_t* values, index_t i,
+                         index_t j) noexcept nogil:
+    """Item i strictly before item j: higher efficiency v/w, then lower index."""
+    cdef int64_t a = values[i] * weights[j], b = values[j] * weights[i]
+    return a > b or (a == b and i < j)
+
+
+cdef void _sort_by_efficiency(const weight_t* weights, const value_t* values, index_t* a,
+                              index_t* tmp, index_t p) noexcept nogil:
+    """Bottom-up merge sort of a[0:p] (item indices), most efficient first."""
+    cdef index_t width = 1, lo, mid, hi, i, j, k
+    cdef index_t* src = a
+    cdef index_t* dst = tmp
+    cdef index_t* t
+    while width < p:
+        lo = 0
+        while lo < p:
+            mid = lo + width if lo + width < p else p
+            hi = lo + 2 * width if lo + 2 * width < p else p
+            i = lo
+            j = mid
+            k = lo
+            while i < mid and j < hi:
+                if _better(weights, values, src[j], src[i]):
+                    dst[k] = src[j]
+                    j += 1
+                else:
+                    dst[k] = src[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                dst[k] = src[i]
+                i += 1
+                k += 1
+            while j < hi:
+                dst[k] = src[j]
+                j += 1
+                k += 1
+            lo = hi
+        t = src
+        src = dst
+        dst = t
+        width *= 2
+    if src != a:
+        memcpy(a, src, <size_t>p * sizeof(index_t))
+
+
+cdef inline index_t _last_fitting(const int64_t* W, index_t lo, index_t hi, int64_t cap) noexcept nogil:
+    """Largest k in [lo, hi] with W[k] <= cap, given W[lo] <= cap and W increasing."""
+    cdef index_t mid
+    while lo < hi:
+        mid = hi - (hi - lo) // 2
+        if W[mid] <= cap:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+cdef int64_t _flipped_bound(const weight_t* weights, const value_t* values, const index_t* order,
+                            const int64_t* W, const int64_t* V, index_t p, index_t b,
+                            weight_t c, index_t pos) noexcept nogil:
+    """Dantzig (LP) upper bound of the best value with item order[pos] flipped from its break
+    solution value (out if pos < b, in if pos >= b); -1 when that is infeasible."""
+    cdef index_t i = order[pos], k, q
+    cdef int64_t w = weights[i], v = values[i], cap
+    if pos < b:
+        cap = c + w                       # the items before k, minus item i, fill up to c
+        k = _last_fitting(W, b, p, cap)
+        if k == p:
+            return V[p] - v
+        q = order[k]
+        return V[k] - v + (cap - W[k]) * values[q] // weights[q]
+    cap = c - w
+    if cap < 0:
+        return -1
+    k = _last_fitting(W, 0, b, cap)       # W[0] = 0 <= cap; items 0..b-1 never include pos
+    q = order[k]
+    return v + V[k] + (cap - W[k]) * values[q] // weights[q]
+
+
+cdef int64_t _core_value(const weight_t* weights, const value_t* values, const index_t* order,
+                         index_t lo, index_t hi, weight_t g, weight_t cap, void* row,
+                         int flags) noexcept nogil:
+    """Best value of items order[lo:hi] within capacity cap (value only, one row)."""
+    cdef index_t span = <index_t>(cap // g) + 1, k
+    cdef int64_t total = 0
+    cdef bint i32, avx2 = not (flags & _NO_SIMD) and ckn_kp_have_avx2()
+    for k in range(lo, hi):
+        total += values[order[k]]
+    i32 = not (flags & _NO_INT32) and total <= INT32_MAX
+    memset(row, 0, <size_t>span * (4 if i32 else 8))
+    for k in range(lo, hi):
+        _row(row, i32, avx2, span, <index_t>(weights[order[k]] // g), values[order[k]], NULL)
+    if i32:
+        return (<int32_t*>row)[span - 1]
+    return (<int64_t*>row)[span - 1]
+
+
+cdef index_t _reduce(const weight_t* weights, const value_t* values, index_t* elig, index_t m,
+                     weight_t c, weight_t g, void* scratch, void* row, uint8_t* selected,
+                     weight_t* residual) noexcept nogil:
+    """Fix every item whose value is the same in all optimal solutions; keep the rest.
+
+    Marks fixed-in items in ``selected``, compacts elig[0:m] to the free items (index order)
+    and returns their count, with ``residual`` = c minus the fixed-in weight. Returns -1 (and
+    changes nothing) when the inputs are too large for exact int64 bound arithmetic. ``row``
+    holds at least c / g + 1 int64 cells (the core DP's row).
+    """
+    cdef index_t* order = <index_t*>scratch
+    cdef index_t* tmp = order + m
+    cdef int64_t* W = <int64_t*>(tmp + m)
+    cdef int64_t* V = W + (m + 1)
+    cdef index_t j, i, p = 0, b, pos, lo, hi, half = 8, free, k
+    cdef int64_t lb, ub, cap, u, best, fixed_in, free_w, free_cells, core_cells, next_cells
+    cdef int64_t prev_lb = -1, sum_w = 0
+    # Every fitting weight and value below 2**31: efficiency comparisons (v_i * w_j) and bound
+    # fractions (rem * v_k with rem < w_k) are then exact in int64.
+    for j in range(m):
+        i = elig[j]
+        if weights[i] > INT32_MAX or values[i] > INT32_MAX:
+            return -1
+    # Zero weight: always taken (taking never costs weight). Positive weight, zero value: never
+    # taken (dropping it keeps the value and lowers the weight). Both rules match the dense DP.
+    for j in range(m):
+        i = elig[j]
+        if weights[i] == 0:
+            selected[i] = 1
+        elif values[i] > 0:
+            order[p] = i
+            sum_w += weights[i]
+            p += 1
+    if sum_w <= c:
+        for j in range(p):
+            selected[order[j]] = 1
+        residual[0] = c - sum_w
+        return 0
+    _sort_by_efficiency(weights, values, order, tmp, p)
+    W[0] = 0
+    V[0] = 0
+    for j in range(p):
+        W[j + 1] = W[j] + weights[order[j]]
+        V[j + 1] = V[j] + values[order[j]]
+    b = _last_fitting(W, 0, p, c)          # items order[0:b] fit, order[b] does not (b < p)
+    ub = V[b] + (c - W[b]) * values[order[b]] // weights[order[b]]
+    # Lower bound: greedy fill, then exact DPs over growing cores around the break item (the
+    # items outside the core keep their break-solution values), while that looks worth it.
+    lb = V[b]
+    cap = c - W[b]
+    for pos in range(b + 1, p):
+        if weights[order[pos]] <= cap:
+            cap -= weights[order[pos]]
+            lb += values[order[pos]]
+    while True:
+        lo = b - half if b > half else 0
+        hi = b + half if b + half < p else p
+        cap = c - W[lo]
+        if cap > W[hi] - W[lo]:
+            cap = W[hi] - W[lo]
+        best = V[lo] + _core_value(weights, values, order, lo, hi, g, cap, row, 0)
+        if best > lb:
+            lb = best
+        # Size of the exact DP that the reduction with this bound would leave.
+        fixed_in = 0
+        free = 0
+        free_w = 0
+        for pos in range(p):
+            if _flipped_bound(weights, values, order, W, V, p, b, c, pos) < lb:
+                if pos < b:
+                    fixed_in += weights[order[pos]]
+            else:
+                free += 1
+                free_w += weights[order[pos]]
+        free_cells = free * ((c - fixed_in if c - fixed_in < free_w else free_w) // g + 1)
+        core_cells = (hi - lo) * (cap // g + 1)
+        next_cells = 4 * core_cells
+        if (lb >= ub or lb == prev_lb or (lo == 0 and hi == p)
+                or next_cells > (free_cells >> 4)):
+            break
+        prev_lb = lb
+        half *= 2
+    # Fix: an item whose flipped bound is below a feasible value is fixed in every optimum.
+    fixed_in = 0
+    for pos in range(p):
+        i = order[pos]
+        if _flipped_bound(weights, values, order, W, V, p, b, c, pos) < lb:
+            if pos < b:
+                selected[i] = 1
+                fixed_in += weights[i]
+        else:
+            selected[i] = 2
+    k = 0
+    for j in range(m):
+        i = elig[j]
+        if selected[i] == 2:
+            selected[i] = 0
+            elig[k] = i
+            k += 1
+    residual[0] = c - fixed_in
+    return k
+
+
 # ----------------------------------------------------------------------------- entry point
 
 cdef int knapsack_solve(const weight_t* weights, const value_t* values, index_t n,
                         weight_t budget, void* workspace, size_t workspace_size,
                         uint8_t* selected, value_t* total_value,
                         weight_t* total_weight) noexcept nogil:
+    return _solve_flags(weights, values, n, budget, workspace, workspace_size, selected,
+                        total_value, total_weight, 0)
+
+
+cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
+                      weight_t budget, void* workspace, size_t workspace_size,
+                      uint8_t* selected, value_t* total_value,
+                      weight_t* total_weight, int flags) noexcept nogil:
     cdef Plan plan
-    cdef index_t i, k, start
+    cdef index_t i, k, m
     cdef value_t value_sum = 0
-    cdef weight_t weight_sum = 0
+    cdef weight_t weight_sum = 0, residual, g, free_w
     cdef index_t* elig
-    cdef int64_t* rows
-    cdef int64_t* final
-    cdef uint64_t* bits
-    cdef size_t head, rest
-    cdef Arena ar
+    cdef size_t head, rest, scratch, dense_min
+    cdef char* area
     if not _make_plan(weights, n, budget, &plan):
         return CKN_EINVAL
     for i in range(n):
@@ -335,7 +787,10 @@ cdef int knapsack_solve(const weight_t* weights, const value_t* values, index_t 
     if workspace_size < head:
         return CKN_ENOMEM
     rest = workspace_size - head
-    if rest < _bitset_bytes(plan.m, plan.span) and rest < _dc_bytes(plan.span):
+    dense_min = _bitset_bytes(plan.m, plan.span)
+    if _dc_bytes(plan.span) < dense_min:
+        dense_min = _dc_bytes(plan.span)
+    if rest < dense_min:
         return CKN_ENOMEM
     memset(selected, 0, <size_t>n)
     elig = <index_t*>workspace
@@ -344,26 +799,26 @@ cdef int knapsack_solve(const weight_t* weights, const value_t* values, index_t 
         if weights[i] <= budget:
             elig[k] = i
             k += 1
-    rows = <int64_t*>(<char*>workspace + head)
-    if rest >= _bitset_bytes(plan.m, plan.span):
-        bits = <uint64_t*>(rows + 2 * plan.span)
-        final = _suffix_rows(weights, values, elig, 0, plan.m, plan.g, plan.span, False,
-                             rows, rows + plan.span, bits)
-        start = _fewest_tokens_cell(final, plan.span)
-        _walk_bits(weights, elig, 0, plan.m, plan.g, plan.span, start, bits, selected)
-    else:
-        final = _suffix_rows(weights, values, elig, 0, plan.m, plan.g, plan.span, False,
-                             rows, rows + plan.span, NULL)
-        start = _fewest_tokens_cell(final, plan.span)
-        ar.f0 = rows
-        ar.f1 = rows + plan.span
-        ar.r0 = rows + 2 * plan.span
-        ar.r1 = rows + 3 * plan.span
-        ar.i0 = rows + 4 * plan.span
-        ar.i1 = rows + 5 * plan.span
-        ar.take = <uint8_t*>(rows + 6 * plan.span)
-        ar.spare = rest - _dc_bytes(plan.span)
-        _divide(weights, values, elig, 0, plan.m, plan.g, start, 0, &ar, selected)
+    area = <char*>workspace + head
+    scratch = _reduce_bytes(plan.m)
+    m = -1
+    if not (flags & _NO_REDUCTION) and rest - dense_min >= scratch:
+        # The reduction's scratch sits before the DP area; the free items' DP is never larger
+        # than the dense one (fewer items, smaller capacity), so the area left still suffices.
+        m = _reduce(weights, values, elig, plan.m, plan.cap, plan.g, area, area + scratch,
+                    selected, &residual)
+    if m < 0:
+        _select(weights, values, elig, plan.m, plan.g, plan.span, area, rest, selected, flags)
+    elif m > 0:
+        g = 0
+        free_w = 0
+        for k in range(m):
+            g = _gcd(g, weights[elig[k]])
+            free_w += weights[elig[k]]
+        if residual > free_w:
+            residual = free_w
+        _select(weights, values, elig, m, g, <index_t>(residual // g) + 1, area + scratch,
+                rest - scratch, selected, flags)
     value_sum = 0
     for i in range(n):
         if selected[i]:
@@ -450,6 +905,23 @@ def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
     >>> solve([95, 75, 175], [1624, 1572, 1639], 180)
     KnapsackResult(indices=(0, 1), total_value=3196, total_weight=170)
     """
+    return _run(weights, values, budget, max_memory, 0)
+
+
+def _solve_paths(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY, reduction=True,
+                 int32=True, simd=True):
+    """:func:`solve` with internal paths switched off, for tests and benchmarks (private).
+
+    ``reduction=False`` runs the plain dense DP over every fitting item; ``int32=False`` keeps
+    int64 DP cells; ``simd=False`` avoids the AVX2 kernels. Every combination returns the same
+    selection as :func:`solve`.
+    """
+    return _run(weights, values, budget, max_memory,
+                (0 if reduction else _NO_REDUCTION) | (0 if int32 else _NO_INT32)
+                | (0 if simd else _NO_SIMD))
+
+
+def _run(weights, values, budget, max_memory, int flags):
     if isinstance(budget, bool) or not hasattr(budget, "__index__"):
         raise CknTypeError(f"budget: expected a non-negative integer, got {budget!r}")
     budget = budget.__index__()
@@ -489,8 +961,8 @@ def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
         raise CknMemoryError(f"cannot allocate {size} bytes of knapsack workspace")
     try:
         with nogil:
-            status = knapsack_solve(wp, vp, n, c_budget, workspace, size, sp,
-                                    &total_value, &total_weight)
+            status = _solve_flags(wp, vp, n, c_budget, workspace, size, sp,
+                                  &total_value, &total_weight, flags)
     finally:
         PyMem_RawFree(workspace)
     if status == CKN_EOVERFLOW:
