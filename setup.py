@@ -22,9 +22,10 @@ COMPILER_DIRECTIVES = {
     "embedsignature": True,
 }
 
-MODULES = ["ckn.knapsack", "ckn.minhash"]
+MODULES = ["ckn.knapsack", "ckn.minhash", "ckn.scanner", "ckn._bm25", "ckn._dense"]
 
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+# -ffp-contract=off: no fused multiply-add, so compiled float sums match Python bit for bit.
+compile_args = (["-O0", "-g"] if DEBUG else ["-O3"]) + ["-ffp-contract=off"]
 link_args = []
 if SANITIZE:
     compile_args += ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]

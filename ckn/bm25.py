@@ -19,12 +19,19 @@ from collections.abc import Sequence
 
 from .errors import CknTypeError, CknValueError
 
-__all__ = ["bm25_scores"]
+__all__ = ["bm25_scores", "bm25_scores_hashed"]
 
 
 def _is_real(x: object) -> bool:
     """An int or float, but not a bool."""
     return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _check_params(k1: float, b: float) -> None:
+    if not (_is_real(k1) and math.isfinite(k1) and k1 >= 0):
+        raise CknValueError(f"k1: expected a finite number >= 0, got {k1!r}")
+    if not (_is_real(b) and 0 <= b <= 1):
+        raise CknValueError(f"b: expected a number in [0, 1], got {b!r}")
 
 
 def bm25_scores(
@@ -75,10 +82,7 @@ def bm25_scores(
     """
     if isinstance(query, str):
         raise CknTypeError("query: expected a sequence of terms, got a str")
-    if not (_is_real(k1) and math.isfinite(k1) and k1 >= 0):
-        raise CknValueError(f"k1: expected a finite number >= 0, got {k1!r}")
-    if not (_is_real(b) and 0 <= b <= 1):
-        raise CknValueError(f"b: expected a number in [0, 1], got {b!r}")
+    _check_params(k1, b)
     wanted = dict.fromkeys(query)
     n_docs = len(documents)
     lengths: list[int] = []
@@ -111,3 +115,48 @@ def bm25_scores(
                 score += weight * f * (k1 + 1.0) / (f + norm)
         scores.append(score)
     return scores
+
+
+def bm25_scores_hashed(
+    documents: "TermHashes",
+    query: Sequence[int],
+    /,
+    *,
+    k1: float = 1.5,
+    b: float = 0.75,
+) -> list[float]:
+    """:func:`bm25_scores` over term hashes, compiled: the pool as the CSR pair that
+    :func:`ckn.scanner.scan` returns, the query as its term hashes.
+
+    Term identities are the SPEC §7 FNV-1a-64 term hashes (SPEC §7 allows BM25 to use them).
+    The kernel evaluates the same expressions in the same order as :func:`bm25_scores`, so
+    ``bm25_scores_hashed(scan(texts), text_hashes(q))`` equals
+    ``bm25_scores([terms(t) for t in texts], terms(q))`` bit for bit (barring a 64-bit hash
+    collision between two distinct terms of one pool). O(Σ|d| + N·|q|); runs without the GIL.
+
+    Parameters
+    ----------
+    documents : TermHashes
+        ``(values, offsets)``: document ``d`` is ``values[offsets[d]:offsets[d + 1]]``
+        (``values`` a uint64 buffer, ``offsets`` an ``index_t`` buffer of N + 1 entries).
+    query : sequence of int
+        Query term hashes; repeated hashes count once.
+    k1, b : float, keyword-only
+        As for :func:`bm25_scores`.
+
+    Examples
+    --------
+    >>> from ckn.scanner import scan, text_hashes
+    >>> [round(s, 4) for s in bm25_scores_hashed(scan(["x y", "y y z w"]), text_hashes("x y"))]
+    [1.03, 0.2353]
+    """
+    if isinstance(query, str):
+        raise CknTypeError("query: expected a sequence of term hashes, got a str")
+    _check_params(k1, b)
+    from array import array
+
+    from ._bm25 import bm25_csr
+
+    values, offsets = documents
+    distinct = array("Q", dict.fromkeys(query))
+    return bm25_csr(values, offsets, distinct, float(k1), float(b))

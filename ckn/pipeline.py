@@ -10,18 +10,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from .bm25 import bm25_scores
+from .bm25 import bm25_scores_hashed
 from .context import render_context
 from .errors import CknValueError, InputError, InputTypeError
 from .fusion import fused_order, rank_positions, reciprocal_rank_fusion
 from .knapsack import solve
-from .minhash import MinHasher, dedup, jaccard, text_shingles
+from .minhash import MinHasher, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
 from .pool import Pool, parse_pool
 from .receipt import build_receipt
 from .sanitizer import Redaction, content_without_markers, sanitize_text
+from .scanner import TermHashes, scan, text_hashes
 from .similarity import cosine_scores
-from .terms import terms
 
 __all__ = ["Chunk", "RankResult", "SanitizeResult", "PackResult", "Packer", "rank", "sanitize", "pack"]
 
@@ -215,8 +215,13 @@ class Packer:
         out = []
         survivors: list[int] = []
         shingles = []
-        for pos, chunk in enumerate(_rank(p)):
-            cleaned = sanitize_text(p.candidates[chunk.index].text)
+        # One text pass (docs/algorithms.md): the term hashes BM25 used are reused for the
+        # shingles whenever sanitizing left the text exactly as it was.
+        scanned = scan([c.text for c in p.candidates])
+        values, offsets = memoryview(scanned.values), scanned.offsets
+        for pos, chunk in enumerate(_rank(p, scanned)):
+            raw = p.candidates[chunk.index].text
+            cleaned = sanitize_text(raw)
             content = content_without_markers(cleaned.text)
             chunk = replace(chunk, text=cleaned.text, redactions=cleaned.redactions)
             if not content.strip():
@@ -225,7 +230,10 @@ class Packer:
             else:
                 chunk = replace(chunk, status="kept", reason="kept after sanitize and dedup")
                 survivors.append(pos)
-                shingles.append(text_shingles(content, params.shingle_size))
+                i = chunk.index
+                hashes = (values[offsets[i]:offsets[i + 1]] if content == raw
+                          else text_hashes(content))
+                shingles.append(shingle_hashes(hashes, params.shingle_size))
             out.append(chunk)
         hasher = self._hasher(params.minhash_permutations)
         result = dedup(hasher.signatures(shingles), params.near_dup_threshold,
@@ -248,10 +256,13 @@ class Packer:
         return tuple(out)
 
 
-def _rank(p: Pool) -> tuple[Chunk, ...]:
+def _rank(p: Pool, scanned: TermHashes | None = None) -> tuple[Chunk, ...]:
+    """Fused order (SPEC §5); ``scanned`` = ``scan`` of the candidates' texts, if at hand."""
     params = p.params
-    docs = [terms(c.text) for c in p.candidates]
-    bm25 = bm25_scores(docs, terms(p.query), k1=params.bm25_k1, b=params.bm25_b)
+    if scanned is None:
+        scanned = scan([c.text for c in p.candidates])
+    # Same scores as bm25_scores over terms(), bit for bit (see ckn.bm25.bm25_scores_hashed).
+    bm25 = bm25_scores_hashed(scanned, text_hashes(p.query), k1=params.bm25_k1, b=params.bm25_b)
     bm25_ranks = rank_positions(bm25)
     if p.query_embedding is not None:
         dense = cosine_scores(p.query_embedding, [c.embedding for c in p.candidates])

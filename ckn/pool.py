@@ -12,6 +12,11 @@ from dataclasses import dataclass
 from .errors import InputError, InputTypeError
 from .params import PARAMETER_NAMES, Params, closest_name
 
+try:  # compiled one-pass validation of float lists (None: take the checks below)
+    from . import _dense
+except ImportError:  # pragma: no cover - a source checkout that was not built
+    _dense = None
+
 __all__ = ["Candidate", "Pool", "parse_pool", "check_overrides"]
 
 _STRUCTURE = ("query", "query_embedding", "candidates")
@@ -55,6 +60,10 @@ def _json_type(x) -> str:
 
 def _vector(path: str, x) -> array:
     """``x`` as array('d') of finite numbers (lists, tuples, array.array, numpy arrays)."""
+    if _dense is not None:  # one compiled pass for float lists and float64 buffers
+        out = _dense.float64_array(x)
+        if out is not None:
+            return out
     if isinstance(x, (str, bytes, bytearray, Mapping)) or not hasattr(x, "__len__"):
         raise InputTypeError(path, f"expected an array of numbers, got {_json_type(x)}")
     if isinstance(x, (list, tuple)) and bool in set(map(type, x)):  # JSON booleans are not numbers

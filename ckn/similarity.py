@@ -17,6 +17,11 @@ from collections.abc import Iterable, Sequence
 
 from .errors import CknTypeError, CknValueError
 
+try:  # compiled fast path for float lists and float64 buffers (same results, bit for bit)
+    from . import _dense
+except ImportError:  # pragma: no cover - a source checkout that was not built
+    _dense = None
+
 __all__ = ["cosine_similarity", "cosine_scores"]
 
 # memoryview.tolist() handles these native formats; anything else is read element by element.
@@ -130,17 +135,29 @@ def cosine_scores(query: Vector, embeddings: Iterable[Vector | None], /) -> list
     >>> cosine_scores([1.0, 0.0], [[2.0, 0.0], None, [0.0, 0.0]])
     [1.0, None, 0.0]
     """
+    embeddings = list(embeddings)
+    if _dense is not None:
+        prepared: list = []
+
+        def fallback(i: int, embedding: Vector) -> float:
+            if not prepared:
+                q = _as_list(query, "query")
+                prepared.extend((q, not any(q), _dot(q, q)))
+            return _score(*prepared, i, embedding)
+
+        fast = _dense.cosine_scores(query, embeddings, fallback)
+        if fast is not None:
+            return fast
     q = _as_list(query, "query")
     q_zero = not any(q)
     q_sq = _dot(q, q)
-    scores: list[float | None] = []
-    for i, embedding in enumerate(embeddings):
-        if embedding is None:
-            scores.append(None)
-            continue
-        name = f"embeddings[{i}]"
-        e = _as_list(embedding, name)
-        if len(e) != len(q):
-            raise CknValueError(f"{name}: expected length {len(q)} (the query's), got {len(e)}")
-        scores.append(0.0 if q_zero or not any(e) else _cosine(q, q_sq, e, ("query", name)))
-    return scores
+    return [None if e is None else _score(q, q_zero, q_sq, i, e) for i, e in enumerate(embeddings)]
+
+
+def _score(q: Sequence[float], q_zero: bool, q_sq: float, i: int, embedding: Vector) -> float:
+    """Entry ``i`` of :func:`cosine_scores`, given the query, whether it is zero and Σ q_i²."""
+    name = f"embeddings[{i}]"
+    e = _as_list(embedding, name)
+    if len(e) != len(q):
+        raise CknValueError(f"{name}: expected length {len(q)} (the query's), got {len(e)}")
+    return 0.0 if q_zero or not any(e) else _cosine(q, q_sq, e, ("query", name))

@@ -1,0 +1,120 @@
+"""BM25 kernel over term hashes (SPEC §5), the compiled twin of ``ckn/bm25.py``.
+
+Private module: use :func:`ckn.bm25.bm25_scores_hashed`. The kernel evaluates the very same
+expressions as ``ckn/bm25.py``, in the same order (distinct query terms in first-appearance
+order, terms with f = 0 skipped), in IEEE double without fused multiply-add (setup.py builds
+with ``-ffp-contract=off``), so its scores are bit-for-bit those of the Python version.
+"""
+
+from cpython cimport array
+from libc.math cimport log
+from libc.stdlib cimport calloc, free, malloc
+from libc.stdint cimport uint64_t
+
+from ckn.errors import CknMemoryError
+from ckn.typedefs cimport hash_t, index_t
+
+import array as _pyarray
+
+__all__ = ["bm25_csr"]
+
+cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
+
+
+cdef inline Py_ssize_t _slot(hash_t h, int shift) noexcept nogil:
+    return <Py_ssize_t>((h * 0x9E3779B97F4A7C15ULL) >> shift)
+
+
+cdef void _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t n_docs,
+                       const hash_t* query, Py_ssize_t nq, double k1, double b,
+                       hash_t* keys, Py_ssize_t* slots, int bits,
+                       Py_ssize_t* counts, Py_ssize_t* doc_freq, double* idf,
+                       double* out) noexcept nogil:
+    # keys/slots: open-addressing table of 2**bits entries (slots[] = -1 when empty);
+    # counts: n_docs * nq zeroed; doc_freq: nq zeroed.
+    cdef Py_ssize_t size = (<Py_ssize_t>1) << bits
+    cdef Py_ssize_t mask = size - 1
+    cdef int shift = 64 - bits
+    cdef Py_ssize_t i, j, d, pos, q
+    cdef Py_ssize_t* row
+    cdef hash_t h
+    cdef index_t total
+    cdef double avgdl, norm, score, f
+    for i in range(size):
+        slots[i] = -1
+    for q in range(nq):
+        pos = _slot(query[q], shift) if bits > 0 else 0
+        while slots[pos] >= 0:
+            pos = (pos + 1) & mask
+        keys[pos] = query[q]
+        slots[pos] = q
+    for d in range(n_docs):
+        row = counts + d * nq
+        for j in range(offsets[d], offsets[d + 1]):
+            h = values[j]
+            pos = _slot(h, shift) if bits > 0 else 0
+            while slots[pos] >= 0:
+                if keys[pos] == h:
+                    row[slots[pos]] += 1
+                    break
+                pos = (pos + 1) & mask
+        for q in range(nq):
+            if row[q]:
+                doc_freq[q] += 1
+    total = offsets[n_docs] - offsets[0]
+    if total == 0:
+        for d in range(n_docs):
+            out[d] = 0.0
+        return
+    # Python: avgdl = total / n_docs (int / int, correctly rounded; exact inputs below 2**53)
+    avgdl = <double>total / <double>n_docs
+    for q in range(nq):
+        if doc_freq[q]:
+            idf[q] = log(1.0 + (<double>(n_docs - doc_freq[q]) + 0.5) / (<double>doc_freq[q] + 0.5))
+    for d in range(n_docs):
+        row = counts + d * nq
+        norm = k1 * (1.0 - b + b * <double>(offsets[d + 1] - offsets[d]) / avgdl)
+        score = 0.0
+        for q in range(nq):
+            if row[q]:
+                f = <double>row[q]
+                score += idf[q] * f * (k1 + 1.0) / (f + norm)
+        out[d] = score
+
+
+def bm25_csr(const hash_t[::1] values, const index_t[::1] offsets, const hash_t[::1] query,
+             double k1, double b):
+    """BM25 scores (list of float) of the CSR documents ``values[offsets[d]:offsets[d+1]]`` for
+    the *distinct* query hashes ``query`` (already deduplicated, first-appearance order).
+    Inputs are trusted (checked by ``ckn.bm25.bm25_scores_hashed``)."""
+    cdef Py_ssize_t n_docs = offsets.shape[0] - 1
+    cdef Py_ssize_t nq = query.shape[0]
+    if n_docs <= 0:
+        return []
+    cdef int bits = 0
+    while ((<Py_ssize_t>1) << bits) < 8 * nq or bits < 6:   # sparse: a miss stops at once
+        bits += 1
+    cdef Py_ssize_t size = (<Py_ssize_t>1) << bits
+    cdef hash_t* keys = <hash_t*>malloc(size * sizeof(hash_t))
+    cdef Py_ssize_t* slots = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* counts = <Py_ssize_t*>calloc(n_docs * nq + 1, sizeof(Py_ssize_t))
+    cdef Py_ssize_t* doc_freq = <Py_ssize_t*>calloc(nq + 1, sizeof(Py_ssize_t))
+    cdef double* idf = <double*>calloc(nq + 1, sizeof(double))
+    cdef array.array out = array.clone(_DOUBLE_TEMPLATE, n_docs, False)
+    cdef double* op = out.data.as_doubles
+    cdef const hash_t* vp = &values[0] if values.shape[0] > 0 else NULL
+    cdef const hash_t* qp = &query[0] if nq > 0 else NULL
+    cdef const index_t* off = &offsets[0]
+    try:
+        if keys == NULL or slots == NULL or counts == NULL or doc_freq == NULL or idf == NULL:
+            raise CknMemoryError("bm25: out of memory")
+        with nogil:
+            _bm25_kernel(vp, off, n_docs, qp, nq, k1, b, keys, slots, bits, counts,
+                         doc_freq, idf, op)
+        return out.tolist()
+    finally:
+        free(keys)
+        free(slots)
+        free(counts)
+        free(doc_freq)
+        free(idf)
