@@ -848,11 +848,33 @@ class KnapsackResult(NamedTuple):
     total_weight: int
 
 
+cdef object _exact_ints(seq):
+    """int64 array of a list/tuple whose items are all exactly ``int`` and fit int64, else None
+    (the caller's slow path then produces the precise error message)."""
+    cdef Py_ssize_t i, n = len(seq)
+    from array import array
+    out = array("q", bytes(8 * n))
+    cdef int64_t[::1] view = out
+    for i in range(n):
+        x = seq[i]
+        if type(x) is not int:
+            return None
+        try:
+            view[i] = x
+        except OverflowError:
+            return None
+    return out
+
+
 def _as_int64(obj, str name):
     """A C-contiguous int64 buffer for ``obj`` (a list, array.array, numpy array, ...)."""
     cdef const int64_t[::1] view
     if obj is None:
         raise CknTypeError(f"{name}: expected a sequence of integers, got NoneType")
+    if type(obj) is list or type(obj) is tuple:
+        fast = _exact_ints(obj)
+        if fast is not None:
+            return fast
     try:
         view = obj
         return view
@@ -969,5 +991,9 @@ def _run(weights, values, budget, max_memory, int flags):
         raise CknValueError("values: their sum overflows int64")
     if status != CKN_OK:
         raise CknValueError(f"knapsack_solve failed with status {status}")
-    indices = tuple(i for i in range(n) if sel[i])
+    chosen = []
+    for i in range(n):
+        if sp[i]:
+            chosen.append(i)
+    indices = tuple(chosen)
     return KnapsackResult(indices, total_value, total_weight)
