@@ -44,8 +44,9 @@ def test_pack_example_pretty(capsys):
 
 
 def test_stdin_input(monkeypatch, capsys, example_file):
-    monkeypatch.setattr(sys, "stdin", open(example_file, encoding="utf-8"))
-    code, out, _ = run(["pack", "--input", "-"], capsys)
+    with open(example_file, encoding="utf-8") as stdin:
+        monkeypatch.setattr(sys, "stdin", stdin)
+        code, out, _ = run(["pack", "--input", "-"], capsys)
     assert code == 0 and json.loads(out) == EXPECTED_RECEIPT
 
 

@@ -100,16 +100,17 @@ def test_candidate_without_embedding_is_absent_from_the_dense_list():
 
 
 def test_dedup_keeps_the_higher_ranked_copy():
-    text = "alpha beta gamma delta epsilon zeta eta theta"
-    pool = {"query": "alpha", "token_budget": 100, "candidates": [
-        {"id": "low", "tokens": 10, "text": text + " iota"},
-        {"id": "high", "tokens": 10, "text": "alpha alpha " + text},
+    text = " ".join(f"word{i}" for i in range(60))
+    pool = {"query": "word1 extra", "token_budget": 100, "candidates": [
+        {"id": "low", "tokens": 10, "text": text},
+        {"id": "high", "tokens": 10, "text": text + " extra"},  # the query's other term: ranks first
     ]}
     result = ckn.sanitize(pool)
     assert result.ranked_ids == ["high", "low"]
     assert result.dropped_chunk_ids == ["low"]
     low = result.chunks[1]
     assert low.duplicate_of == "high" and low.duplicate_estimate >= 0.75
+    assert low.duplicate_jaccard == 58 / 59  # its 58 shingles are all among the copy's 59
 
 
 def test_dedup_exact_confirms_with_exact_jaccard():
@@ -118,14 +119,15 @@ def test_dedup_exact_confirms_with_exact_jaccard():
     pool = {"query": "w1", "token_budget": 100, "candidates": [
         {"id": "a", "tokens": 1, "text": base}, {"id": "b", "tokens": 1, "text": near}]}
     loose = ckn.sanitize(pool, near_dup_threshold=0.5)
-    strict = ckn.sanitize(pool, near_dup_threshold=0.5, dedup_exact=True)
-    b_loose = loose.chunks[[c.id for c in loose.chunks].index("b")]
-    assert b_loose.status == "dropped_duplicate"
-    assert 0 < b_loose.duplicate_jaccard < 1
-    # Raising the threshold above the exact Jaccard keeps b when exact confirmation is on.
-    strict = ckn.sanitize(pool, near_dup_threshold=b_loose.duplicate_jaccard + 0.01,
-                          dedup_exact=True)
-    assert strict.dropped_chunk_ids == []
+    first, second = loose.chunks
+    assert second.status == "dropped_duplicate" and second.duplicate_of == first.id
+    # Removing 2 of 40 words leaves 32 shared shingles of 42 distinct ones.
+    assert second.duplicate_jaccard == 32 / 42
+    # A threshold between the exact Jaccard and the estimate keeps it only with dedup_exact.
+    threshold = (second.duplicate_jaccard + second.duplicate_estimate) / 2
+    assert second.duplicate_estimate > second.duplicate_jaccard
+    assert ckn.sanitize(pool, near_dup_threshold=threshold).dropped_chunk_ids == [second.id]
+    assert ckn.sanitize(pool, near_dup_threshold=threshold, dedup_exact=True).dropped_chunk_ids == []
 
 
 def test_count_tokens_recounts_sanitized_text():
