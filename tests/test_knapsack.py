@@ -4,11 +4,11 @@ import random
 from array import array
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckn import CknError
-from ckn.knapsack import KnapsackResult, solve
+from ckn.knapsack import KnapsackResult, _solve_paths, solve
 from reference import knapsack_brute_force
 
 # Small weights and values make ties (equal value, equal weight) common, so the tie rules are
@@ -20,6 +20,22 @@ budgets = st.integers(0, 40)
 MEMORY_CAPS = (0, 600)
 
 
+# Every internal path (private switches of ckn.knapsack._solve_paths): bound-based reduction
+# on/off, int32/int64 DP cells, AVX2 on/off, keep-bitset or divide and conquer (max_memory=0).
+PATHS = [
+    {},
+    {"reduction": False},
+    {"int32": False},
+    {"simd": False},
+    {"reduction": False, "int32": False, "simd": False},
+    {"max_memory": 0},
+    {"reduction": False, "max_memory": 0},
+    {"int32": False, "simd": False, "max_memory": 600},
+]
+# The plain dense DP: no reduction, int64 scalar cells, keep-bitset.
+PLAIN = {"reduction": False, "int32": False, "simd": False}
+
+
 def check_matches_brute_force(weights, values, budget):
     expected = knapsack_brute_force(weights, values, budget)
     result = solve(weights, values, budget)
@@ -28,6 +44,8 @@ def check_matches_brute_force(weights, values, budget):
     assert result.total_value == sum(values[i] for i in expected)
     for cap in MEMORY_CAPS:
         assert solve(weights, values, budget, max_memory=cap) == result
+    for path in PATHS:
+        assert _solve_paths(weights, values, budget, **path) == result, path
 
 
 @given(items, budgets)
@@ -192,3 +210,109 @@ def test_bad_input_raises_clear_errors(weights, values, budget, error, message):
 def test_bad_max_memory():
     with pytest.raises(ValueError, match="max_memory"):
         solve([1], [1], 1, max_memory=-1)
+
+
+# ----------------------------------------------------------------------------- every path agrees
+
+FAMILIES = ("uncorrelated", "weak", "strong", "subset_sum", "equal_efficiency", "ties", "zeros",
+            "pool", "heavy")
+
+
+def family_instance(family, n, seed):
+    """Instance families of the reduction tests; weights up to a few hundred (token-like)."""
+    rng = random.Random(seed)
+    weights = [rng.randint(1, 300) for _ in range(n)]
+    if family == "uncorrelated":
+        values = [rng.randint(1, 10_000) for _ in weights]
+    elif family == "weak":
+        values = [max(0, 6 * w + rng.randint(-60, 60)) for w in weights]
+    elif family == "strong":
+        values = [100 + 6 * w + rng.randint(0, 40) for w in weights]
+    elif family == "subset_sum":
+        values = list(weights)
+    elif family == "equal_efficiency":
+        # Every item has the same v/w: the LP bound is flat, ties everywhere.
+        values = [3 * w for w in weights]
+    elif family == "ties":
+        weights = [rng.choice([0, 5, 10, 15, 30]) for _ in range(n)]
+        values = [rng.choice([0, 1, 2, 4]) * (w or 7) for w in weights]
+    elif family == "zeros":
+        values = [rng.randint(0, 10_000) for _ in weights]
+        for i in range(n):
+            if rng.random() < 0.15:
+                weights[i] = 0
+            if rng.random() < 0.15:
+                values[i] = 0
+    elif family == "pool":
+        # ckn pools: fused order, values a few thousand and nearly equal (SPEC §8).
+        rrf = sorted((1 / (60 + a) + 1 / (60 + rng.randint(1, n)) for a in range(1, n + 1)),
+                     reverse=True)
+        values = [int(r * (1 - 0.35 * rng.choice([0, 0, rng.random()])) * 100_000 + 0.5)
+                  for r in rrf]
+    else:  # heavy: duplicated items and a few heavier than any sensible budget
+        base = [(rng.randint(1, 40), rng.randint(1, 40)) for _ in range(8)]
+        pairs = [rng.choice(base) for _ in range(n)]
+        weights = [w for w, _ in pairs]
+        values = [v for _, v in pairs]
+        for i in rng.sample(range(n), k=min(n, 5)):
+            weights[i] = 50_000
+    return weights, values
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(FAMILIES), st.integers(50, 400), st.integers(0, 2**32),
+       st.floats(0.0, 0.9))
+def test_every_path_equals_the_plain_dense_dp(family, n, seed, fraction):
+    weights, values = family_instance(family, n, seed)
+    budget = min(20_000, int(fraction * sum(w for w in weights if w < 50_000)))
+    plain = _solve_paths(weights, values, budget, **PLAIN)
+    assert plain.total_weight <= budget
+    for path in PATHS:
+        assert _solve_paths(weights, values, budget, **path) == plain, (family, path)
+    assert solve(weights, values, budget) == plain
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("seed", range(3))
+def test_families_at_token_scale(family, seed):
+    # 1,000 items under 32,000 tokens: the reduction must reproduce the dense DP's selection.
+    weights, values = family_instance(family, 1000, seed)
+    budget = 32_000
+    plain = _solve_paths(weights, values, budget, reduction=False)
+    assert solve(weights, values, budget) == plain
+    assert _solve_paths(weights, values, budget, int32=False, simd=False) == plain
+
+
+@pytest.mark.parametrize("total", [2**31 - 2, 2**31 - 1, 2**31, 2**31 + 5])
+def test_int32_boundary_of_the_value_sum(total):
+    # Values summing to around INT32_MAX switch the DP between int32 and int64 cells.
+    rng = random.Random(total)
+    n = 40
+    weights = [rng.randint(1, 50) for _ in range(n)]
+    values = [total // n] * n
+    values[0] += total - sum(values)
+    budget = sum(weights) // 2
+    plain = _solve_paths(weights, values, budget, **PLAIN)
+    for path in PATHS:
+        assert _solve_paths(weights, values, budget, **path) == plain, path
+
+
+def test_large_weights_and_values_skip_the_reduction_but_stay_exact():
+    # Above 2**31 the bound arithmetic would not be exact in int64: the dense DP runs instead.
+    # (A common divisor above 2**31 keeps the DP small.)
+    unit = 2**31 + 11
+    weights = [3 * unit, 2 * unit, unit, 4 * unit, unit, 2 * unit]
+    values = [2**40, 2**33, 2**31 + 9, 2**41, 2**33, 7]
+    budget = 5 * unit + 3
+    expected = knapsack_brute_force(weights, values, budget)
+    for path in PATHS:
+        assert _solve_paths(weights, values, budget, **path).indices == expected, path
+
+
+def test_reduction_keeps_zero_weight_and_drops_zero_value_items():
+    weights = [0, 10, 0, 10, 20, 5]
+    values = [0, 0, 5, 7, 9, 0]
+    for budget in (0, 10, 25, 100):
+        expected = knapsack_brute_force(weights, values, budget)
+        assert solve(weights, values, budget).indices == expected
+        assert 0 in expected and 2 in expected and 1 not in expected and 5 not in expected
