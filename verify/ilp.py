@@ -61,7 +61,7 @@ def cbc_path() -> str | None:
     return None
 
 
-def _solver(time_limit: float | None):
+def _solver(time_limit: float | None, plain: bool = False):
     import pulp
 
     path = cbc_path()
@@ -75,6 +75,9 @@ def _solver(time_limit: float | None):
         timeLimit=time_limit,
         threads=1,
         options=["integerTolerance 1e-9"],
+        # ``plain``: no cut generators, no presolve -- the fallback when CBC's default answer
+        # is contradicted by a feasible selection (CBC 2.10's cuts can cut off the optimum).
+        **({"cuts": False, "presolve": False} if plain else {}),
     )
 
 
@@ -112,8 +115,13 @@ def _result(prob, xs, inert) -> IlpResult:
     return IlpResult(tuple(indices), proven, status, objective, frac)
 
 
-def solve_ilp(weights, values, budget: int, *, time_limit: float | None = 300) -> IlpResult:
-    """Maximise Σ values under Σ weights ≤ budget with CBC; see the module docstring."""
+def solve_ilp(weights, values, budget: int, *, time_limit: float | None = 300,
+              plain: bool = False) -> IlpResult:
+    """Maximise Σ values under Σ weights ≤ budget with CBC; see the module docstring.
+
+    ``plain=True`` turns CBC's cut generators and presolve off (pure branch and bound on the
+    LP relaxation), the fallback used when the default run is contradicted.
+    """
     import pulp
 
     n = len(weights)
@@ -124,12 +132,12 @@ def solve_ilp(weights, values, budget: int, *, time_limit: float | None = 300) -
     xs = _binaries(prob, n)
     prob += pulp.lpSum(int(v) * x for v, x in zip(values, xs)), "value"
     prob += pulp.lpSum(int(w) * x for w, x in zip(weights, xs)) <= int(budget), "budget"
-    prob.solve(_solver(time_limit))
+    prob.solve(_solver(time_limit, plain))
     return _result(prob, xs, [w == 0 and v == 0 for w, v in zip(weights, values)])
 
 
 def solve_min_weight(weights, values, budget: int, target: int, *,
-                     time_limit: float | None = 300) -> IlpResult:
+                     time_limit: float | None = 300, plain: bool = False) -> IlpResult:
     """Minimise Σ weights subject to Σ values ≥ target and Σ weights ≤ budget.
 
     With ``target`` the optimum this finds the fewest tokens any optimal subset can have, the
@@ -145,5 +153,5 @@ def solve_min_weight(weights, values, budget: int, target: int, *,
     prob += pulp.lpSum(int(w) * x for w, x in zip(weights, xs)), "tokens"
     prob += pulp.lpSum(int(v) * x for v, x in zip(values, xs)) >= int(target), "value"
     prob += pulp.lpSum(int(w) * x for w, x in zip(weights, xs)) <= int(budget), "budget"
-    prob.solve(_solver(time_limit))
+    prob.solve(_solver(time_limit, plain))
     return _result(prob, xs, [w == 0 and v == 0 for w, v in zip(weights, values)])

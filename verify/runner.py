@@ -76,8 +76,13 @@ def run_knapsack(instances, *, jobs: int = 1, solver=None, time_limit: float | N
                     "n": rec["n"], "budget": rec["budget"], "status": rec["status"],
                     "problems": rec["problems"] + rec["inconclusive"], "saved": str(path),
                     "instance": inst_json if len(inst_json["weights"]) <= 40 else "see file"})
+    cbc_faults = [{"seed": rec["seed"], "index": rec["index"], "kind": rec["kind"],
+                   "n": rec["n"], "status": rec["status"], "faults": rec["cbc_faults"]}
+                  for rec, _ in records if rec.get("cbc_faults")]
     return {
         "instances": len(records),
+        "cbc_faults": len(cbc_faults),
+        "cbc_fault_instances": cbc_faults[:50],
         "ok": status["ok"],
         "mismatches": status["mismatch"],
         "inconclusive": status["inconclusive"],
@@ -168,6 +173,12 @@ def _summary(report: dict) -> str:
             f"max gap {k['max_gap']}; {k['ilp_proven']} ILP optima proven, "
             f"{k['fewest_tokens_ilp']} fewest-token ILPs, {k['divide_and_conquer_identical']} "
             f"max_memory=0 runs identical; {k['wall_s']:.1f} s")
+        if k["cbc_faults"]:
+            lines.append(
+                f"  CBC contradicted by ckn's feasible selection on {k['cbc_faults']} instance(s)"
+                f"; re-solved with cuts and presolve off: " + ", ".join(
+                    f"seed {f['seed']} index {f['index']} -> {f['status']}"
+                    for f in k["cbc_fault_instances"][:5]))
         lines.append(
             f"  tie rules by enumeration: {k['enumerated']} instances with n ≤ "
             f"{checks.ENUMERATE_UP_TO} ({k['enumerated_with_tied_optima']} with several optimal "

@@ -92,3 +92,36 @@ def test_a_divergent_divide_and_conquer_path_is_caught():
     s = run_knapsack(INSTANCES[:16], solver=dc_path_differs)
     assert s["mismatches"] >= 5
     assert any("max_memory=0" in p for f in s["failures"] for p in f["problems"])
+
+
+def _lying_ilp(real, *, also_plain):
+    import dataclasses
+
+    def solve_ilp(w, v, budget, *, time_limit=None, plain=False):
+        r = real(w, v, budget, time_limit=time_limit, plain=plain)
+        if plain and not also_plain:
+            return r
+        return dataclasses.replace(r, indices=r.indices[:-1])  # a "proven" but worse answer
+
+    return solve_ilp
+
+
+def test_a_contradicted_cbc_is_re_solved_and_must_then_agree(monkeypatch):
+    import verify.ilp as ilp
+
+    inst = next(x for x in INSTANCES if x.n > 20 and x.kind == "uncorrelated")
+    real = ilp.solve_ilp
+    monkeypatch.setattr(ilp, "solve_ilp", _lying_ilp(real, also_plain=False))
+    rec = check_knapsack(inst)
+    assert rec["status"] == "ok" and len(rec["cbc_faults"]) == 1 and rec["gap"] == 0
+    monkeypatch.setattr(ilp, "solve_ilp", _lying_ilp(real, also_plain=True))
+    rec = check_knapsack(inst)
+    assert rec["status"] == "mismatch"
+    assert any("CBC not optimal" in p for p in rec["problems"])
+
+
+def test_a_buggy_solver_cannot_hide_behind_the_cbc_fallback():
+    # The fallback re-solves only when ckn's own selection is a feasible witness of a better
+    # value; a suboptimal ckn answer still meets CBC's (correct) optimum and fails.
+    rec = check_knapsack(next(x for x in INSTANCES if x.n > 20), solver=drops_last_item)
+    assert rec["status"] == "mismatch" and not rec["cbc_faults"]

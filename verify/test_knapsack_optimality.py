@@ -78,3 +78,15 @@ def test_large_values_stay_exact():
     inst = Instance(tuple(w), tuple(v), 123_456 % 50_000 + 20_000, "large-values")
     rec = check_knapsack(inst)
     assert rec["status"] == "ok", rec
+
+
+def test_long_sweep_instance_where_cbc_cut_off_the_optimum():
+    # Seed 20240601, index 6909 (58 items, budget 260): bundled CBC 2.10.3 with default cuts
+    # "proved" an optimum of 498; ckn's feasible selection is worth 499, and CBC with cuts and
+    # presolve off agrees with ckn. The check must pass and record the CBC fault (if this CBC
+    # still has it).
+    inst = generate(20240601, 6909)
+    assert inst.kind == "zeros" and inst.n == 58 and inst.budget == 260
+    rec = check_knapsack(inst)
+    assert rec["status"] == "ok" and rec["ckn_value"] == rec["ilp_value"] == 499
+    assert rec["problems"] == []
