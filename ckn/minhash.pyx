@@ -12,6 +12,7 @@ status codes to :mod:`ckn.errors`. See docs/minhash.md.
 
 from cpython cimport array
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
+from cpython.object cimport Py_SIZE
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
@@ -21,7 +22,7 @@ from operator import index as _index
 from typing import NamedTuple
 
 from ckn.errors import CknTypeError, CknValueError
-from ckn.terms import terms as _terms
+from ckn.scanner import scan as _scan, text_hashes as _text_hashes
 from ckn.typedefs cimport CKN_OK, CKN_EINVAL, hash_t, index_t, slot_t
 
 __all__ = [
@@ -164,6 +165,81 @@ cdef enum:
     _BLOCK = 16     # permutations per register block in minhash_signature
 
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <stddef.h>
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #define CKN_MH_X86 1
+    #include <immintrin.h>
+    /* 32 permutations per pass, 8 per 256-bit vector (32-bit lanes). For each shingle x:
+       y = a*x + b as two 4 x 64-bit products (even/odd lanes, vpmuludq: a < 2**31 and
+       x < p, so y < 2**62 + 2**31); one Mersenne fold y -> (y & p) + (y >> 31) < 2**32 in
+       64-bit lanes; the two halves blended back into 8 x 32-bit lanes; then two conditional
+       subtractions of p (unsigned min of y and y - p) give (a*x + b) mod p exactly; running
+       unsigned min. Returns how many permutations it did (a multiple of 32). */
+    __attribute__((target("avx2")))
+    static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
+                                           const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
+        const __m256i P64 = _mm256_set1_epi64x(2147483647);
+        const __m256i P32 = _mm256_set1_epi32(2147483647);
+        const __m256i LO = _mm256_set1_epi64x(0xFFFFFFFFll);
+        ptrdiff_t i0 = 0, k;
+        int v;
+        for (; i0 + 32 <= perms; i0 += 32) {
+            __m256i Ae[4], Ao[4], Be[4], Bo[4], O[4];
+            for (v = 0; v < 4; v++) {
+                __m256i av = _mm256_loadu_si256((const __m256i*)(a + i0 + 8 * v));
+                __m256i bv = _mm256_loadu_si256((const __m256i*)(b + i0 + 8 * v));
+                Ae[v] = av;
+                Ao[v] = _mm256_srli_epi64(av, 32);
+                Be[v] = _mm256_and_si256(bv, LO);
+                Bo[v] = _mm256_srli_epi64(bv, 32);
+                O[v] = P32;
+            }
+            for (k = 0; k < m; k++) {
+                uint32_t x = xs[k];
+                __m256i xv;
+                if (x >= 2147483647u) x -= 2147483647u;     /* x >= p acts as x mod p */
+                xv = _mm256_set1_epi64x((long long)x);
+                for (v = 0; v < 4; v++) {
+                    __m256i ye = _mm256_add_epi64(_mm256_mul_epu32(Ae[v], xv), Be[v]);
+                    __m256i yo = _mm256_add_epi64(_mm256_mul_epu32(Ao[v], xv), Bo[v]);
+                    __m256i y;
+                    ye = _mm256_add_epi64(_mm256_and_si256(ye, P64), _mm256_srli_epi64(ye, 31));
+                    yo = _mm256_add_epi64(_mm256_and_si256(yo, P64), _mm256_srli_epi64(yo, 31));
+                    y = _mm256_blend_epi32(ye, _mm256_slli_epi64(yo, 32), 0xAA);
+                    y = _mm256_min_epu32(y, _mm256_sub_epi32(y, P32));
+                    y = _mm256_min_epu32(y, _mm256_sub_epi32(y, P32));
+                    O[v] = _mm256_min_epu32(O[v], y);
+                }
+            }
+            for (v = 0; v < 4; v++) _mm256_storeu_si256((__m256i*)(out + i0 + 8 * v), O[v]);
+        }
+        return i0;
+    }
+    static int ckn_mh_have_avx2(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    #else
+    static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
+                                           const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
+        (void)xs; (void)m; (void)a; (void)b; (void)perms; (void)out;
+        return 0;
+    }
+    static int ckn_mh_have_avx2(void) { return 0; }
+    #endif
+    """
+    Py_ssize_t ckn_mh_signature_avx2(const slot_t* xs, Py_ssize_t m, const slot_t* a,
+                                     const slot_t* b, Py_ssize_t perms, slot_t* out) noexcept nogil
+    int ckn_mh_have_avx2() noexcept nogil
+
+
+# Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path, for tests).
+cdef bint _USE_AVX2 = False
+
+
 cdef inline uint32_t _permute(uint64_t a, uint64_t x, uint64_t b) noexcept nogil:
     # (a*x + b) mod p without division, for a, b < 2**31 and x < 2**32.
     cdef uint64_t y = a * x + b                     # < 2**63
@@ -175,6 +251,17 @@ cdef inline uint32_t _permute(uint64_t a, uint64_t x, uint64_t b) noexcept nogil
 
 cdef void minhash_signature(const slot_t* xs, Py_ssize_t m, const slot_t* a, const slot_t* b,
                             Py_ssize_t permutations, slot_t* out) noexcept nogil:
+    # On x86-64 with AVX2 (checked at import), whole blocks of 32 permutations take the
+    # explicit-SIMD path; the portable code below does the rest, or everything elsewhere.
+    cdef Py_ssize_t done = 0
+    if _USE_AVX2 and permutations >= 32:
+        done = ckn_mh_signature_avx2(xs, m, a, b, permutations, out)
+    if done < permutations:
+        _signature_portable(xs, m, a + done, b + done, permutations - done, out + done)
+
+
+cdef void _signature_portable(const slot_t* xs, Py_ssize_t m, const slot_t* a, const slot_t* b,
+                              Py_ssize_t permutations, slot_t* out) noexcept nogil:
     # Permutations are processed in blocks of _BLOCK held in local arrays (no aliasing, fixed
     # trip count): for each shingle x the innermost loop over the block is a straight-line
     # 64-bit multiply-add, two Mersenne folds and an unsigned min, which GCC -O3 vectorises
@@ -299,16 +386,18 @@ cdef int minhash_dedup(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permut
 # Private helpers (not part of the C API).
 # ---------------------------------------------------------------------------------------------
 
-cdef Py_ssize_t _hash_joined(const unsigned char* data, Py_ssize_t n, hash_t* out) noexcept nogil:
-    # FNV-1a-64 of each space-separated piece of data[0..n); pieces are non-empty.
-    cdef Py_ssize_t i, start = 0, count = 0
-    for i in range(n + 1):
-        if i == n or data[i] == 32:
-            if i > start:
-                out[count] = minhash_fnv1a64(data + start, i - start)
-                count += 1
-            start = i + 1
-    return count
+cdef void _csr_shingle_sets(const hash_t* hashes, const index_t* term_offsets, Py_ssize_t n,
+                           Py_ssize_t shingle_size, slot_t* values,
+                           index_t* offsets) noexcept nogil:
+    # The shingle hashes of each document in text order (duplicates kept: a signature is the
+    # same for a multiset and its set, so no sort is needed): document k's are
+    # values[offsets[k] .. offsets[k+1]). values must hold the sum of the shingle counts.
+    cdef Py_ssize_t k, w = 0
+    offsets[0] = 0
+    for k in range(n):
+        w += minhash_shingles(hashes + term_offsets[k], term_offsets[k + 1] - term_offsets[k],
+                              shingle_size, values + w)
+        offsets[k + 1] = w
 
 
 cdef Py_ssize_t _first_at_least(const slot_t* xs, Py_ssize_t n, slot_t bound) noexcept nogil:
@@ -334,12 +423,18 @@ def _typecode(size_t itemsize, str candidates):
     raise ImportError(f"no array typecode among {candidates!r} has itemsize {itemsize}")
 
 
+import os as _os
+
+_USE_AVX2 = ckn_mh_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
+SIMD = "avx2" if _USE_AVX2 else "portable"
+
 _SLOT_CODE = _typecode(sizeof(slot_t), "ILH")
 _HASH_CODE = _typecode(sizeof(hash_t), "QL")
 _INDEX_CODE = _typecode(sizeof(index_t), "qli")
 cdef bytes _SLOT_FORMAT_BYTES = _SLOT_CODE.encode("ascii")
 cdef char* _SLOT_FORMAT = _SLOT_FORMAT_BYTES
 cdef array.array _SLOT_TEMPLATE = _pyarray.array(_SLOT_CODE)
+cdef char _SLOT_TC = ord(_SLOT_CODE)
 cdef array.array _HASH_TEMPLATE = _pyarray.array(_HASH_CODE)
 cdef array.array _INDEX_TEMPLATE = _pyarray.array(_INDEX_CODE)
 cdef array.array _BYTE_TEMPLATE = _pyarray.array("B")
@@ -613,19 +708,8 @@ def text_shingles(text, /, shingle_size=3):
     if not isinstance(text, str):
         raise CknTypeError(f"text: expected str, got {type(text).__name__}")
     cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
-    # Terms never contain a space (they are \w+ pieces), so one encode of the joined terms
-    # and a split in C replaces one bytes object per term.
-    cdef list ts = _terms(text)
-    cdef bytes data = " ".join(ts).encode("utf-8")
-    cdef Py_ssize_t n = len(ts)
-    cdef array.array hashes = array.clone(_HASH_TEMPLATE, n, False)
-    cdef const unsigned char* raw = <const unsigned char*><char*>data
-    cdef Py_ssize_t nbytes = len(data)
-    cdef hash_t* hp = _hp(hashes)
-    with nogil:
-        n = _hash_joined(raw, nbytes, hp)
-    array.resize(hashes, n)
-    return _shingles_from_hashes(hashes, size)
+    # One text pass (ckn.scanner): term hashes without a Python string per term.
+    return _shingles_from_hashes(_text_hashes(text), size)
 
 
 cdef class MinHasher:
@@ -697,34 +781,115 @@ cdef class MinHasher:
         if shingle_sets is None or isinstance(shingle_sets, (str, bytes)):
             raise CknTypeError(f"shingle_sets: expected a sequence of shingle sets, "
                                f"got {type(shingle_sets).__name__}")
-        cdef list views = []
+        cdef list sets = []
+        cdef array.array arr
         cdef const slot_t[::1] xs
-        cdef Py_ssize_t n, k, m, total = 0
-        cdef Py_ssize_t perms = self.permutations
+        cdef Py_ssize_t n, k, m, bad, total = 0
         for k, item in enumerate(shingle_sets):
-            xs = _shingle_set(item, f"shingle_sets[{k}]")
-            views.append(xs)
-            total += xs.shape[0]
-        n = len(views)
+            if type(item) is array.array and (<array.array>item).ob_descr.typecode == _SLOT_TC:
+                arr = <array.array>item         # the common case: no memoryview, no copy
+                m = Py_SIZE(arr)
+                bad = _first_at_least(_sp(arr), m, MINHASH_PRIME) if m > 0 else -1
+                if bad >= 0:
+                    raise CknValueError(f"shingle_sets[{k}][{bad}]: shingle hashes must be "
+                                        f"< 2**31 - 1, got {_sp(arr)[bad]}")
+            else:
+                xs = _shingle_set(item, f"shingle_sets[{k}]")
+                m = xs.shape[0]
+                arr = array.clone(_SLOT_TEMPLATE, m, False)
+                if m > 0:
+                    memcpy(_sp(arr), &xs[0], m * sizeof(slot_t))
+            sets.append(arr)
+            total += m
+        n = len(sets)
         cdef array.array values = array.clone(_SLOT_TEMPLATE, total, False)
         cdef array.array offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
         cdef index_t* off = <index_t*>offsets.data.as_voidptr
         cdef slot_t* val = _sp(values)
         off[0] = 0
         for k in range(n):
-            xs = views[k]
-            m = xs.shape[0]
+            arr = <array.array>sets[k]
+            m = Py_SIZE(arr)
             if m > 0:
-                memcpy(val + off[k], &xs[0], m * sizeof(slot_t))
+                memcpy(val + off[k], _sp(arr), m * sizeof(slot_t))
             off[k + 1] = off[k] + m
-        del views
+        del sets
+        return self._csr_signatures(values, offsets, n)
+
+    cdef SignatureMatrix _csr_signatures(self, array.array values, array.array offsets,
+                                         Py_ssize_t n):
+        cdef Py_ssize_t perms = self.permutations
         cdef array.array out = array.clone(_SLOT_TEMPLATE, n * perms, False)
         cdef slot_t* a = _sp(self._a)
         cdef slot_t* b = _sp(self._b)
         cdef slot_t* op = _sp(out)
+        cdef slot_t* val = _sp(values)
+        cdef index_t* off = <index_t*>offsets.data.as_voidptr
         with nogil:
             minhash_signatures(val, off, n, a, b, perms, op)
         return SignatureMatrix(out, n, perms)
+
+    def signatures_flat(self, values, offsets, /):
+        """Signatures of n shingle sets given in CSR form, as a :class:`SignatureMatrix`.
+
+        Set k is ``values[offsets[k]:offsets[k + 1]]`` (uint32 values < p; duplicates and order
+        do not matter); ``offsets`` holds n + 1 non-decreasing integers from 0 to
+        ``len(values)``. The one-call form of :meth:`signatures` for bulk work.
+
+        >>> mh = MinHasher(8)
+        >>> mh.signatures_flat([1, 2, 3, 4, 5], [0, 3, 5]) == mh.signatures([[1, 2, 3], [4, 5]])
+        True
+        """
+        cdef const slot_t[::1] xs = _shingle_set(values, "values")
+        if offsets is None or isinstance(offsets, (str, bytes)):
+            raise CknTypeError(f"offsets: expected a sequence of integers, "
+                               f"got {type(offsets).__name__}")
+        cdef array.array off
+        try:
+            off = _pyarray.array(_INDEX_CODE, offsets)
+        except (TypeError, OverflowError) as exc:
+            raise CknTypeError(f"offsets: expected a sequence of integers ({exc})") from None
+        cdef Py_ssize_t n = len(off) - 1, k, m = xs.shape[0]
+        cdef index_t* op = <index_t*>off.data.as_voidptr
+        if n < 0:
+            raise CknValueError("offsets: expected n + 1 >= 1 entries, got none")
+        if op[0] != 0 or op[n] != m:
+            raise CknValueError(f"offsets: must start at 0 and end at len(values) = {m}, "
+                                f"got {op[0]} and {op[n]}")
+        for k in range(n):
+            if op[k + 1] < op[k]:
+                raise CknValueError(f"offsets[{k + 1}]: must be >= offsets[{k}], "
+                                    f"got {op[k + 1]} < {op[k]}")
+        cdef array.array vals = array.clone(_SLOT_TEMPLATE, m, False)
+        if m > 0:
+            memcpy(_sp(vals), &xs[0], m * sizeof(slot_t))
+        return self._csr_signatures(vals, off, n)
+
+    def text_signatures(self, texts, /, shingle_size=3):
+        """Signatures of many texts (``text_shingles`` of each), as a :class:`SignatureMatrix`.
+
+        One text pass (:func:`ckn.scanner.scan`), then shingling, sorting and hashing of every
+        set in C with the GIL released. Row k equals ``self.text_signature(texts[k],
+        shingle_size)``.
+        """
+        cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
+        if texts is None or isinstance(texts, (str, bytes)):
+            raise CknTypeError(f"texts: expected a sequence of str, got {type(texts).__name__}")
+        th = _scan(texts)
+        cdef array.array hashes = th.values
+        cdef array.array toff = th.offsets
+        cdef Py_ssize_t n = len(toff) - 1, k, total = 0
+        cdef index_t* tp = <index_t*>toff.data.as_voidptr
+        for k in range(n):
+            total += minhash_shingle_count(tp[k + 1] - tp[k], size)
+        cdef array.array values = array.clone(_SLOT_TEMPLATE, total, False)
+        cdef array.array offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
+        cdef hash_t* hp = _hp(hashes)
+        cdef slot_t* vp = _sp(values)
+        cdef index_t* op = <index_t*>offsets.data.as_voidptr
+        with nogil:
+            _csr_shingle_sets(hp, tp, n, size, vp, op)
+        return self._csr_signatures(values, offsets, n)
 
     def text_signature(self, text, /, shingle_size=3):
         """Signature of ``text_shingles(text, shingle_size)``."""

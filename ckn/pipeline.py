@@ -7,7 +7,8 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import MISSING, dataclass
+from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
 from .bm25 import bm25_scores_hashed
@@ -55,6 +56,32 @@ class Chunk:
     overlap: float | None = None      # max MinHash estimate to higher-ranked survivors
     adjusted_utility: float | None = None
     value: int | None = None          # integer knapsack value
+
+
+_CHUNK_FIELDS = frozenset(f.name for f in dataclass_fields(Chunk))
+_CHUNK_DEFAULTS = {f.name: f.default for f in dataclass_fields(Chunk) if f.default is not MISSING}
+
+
+def replace(chunk: Chunk, **changes) -> Chunk:
+    """``dataclasses.replace`` for :class:`Chunk`, without re-running the frozen ``__init__``
+    (which sets every field through ``object.__setattr__``: the slowest part of a pack)."""
+    unknown = changes.keys() - _CHUNK_FIELDS
+    if unknown:
+        raise TypeError(f"Chunk has no field {sorted(unknown)[0]!r}")
+    new = object.__new__(Chunk)
+    state = new.__dict__
+    state.update(chunk.__dict__)
+    state.update(changes)
+    return new
+
+
+def _ranked_chunk(**values) -> Chunk:
+    """``Chunk(**values)`` for the rank stage's fields, built the fast way (see replace)."""
+    new = object.__new__(Chunk)
+    state = new.__dict__
+    state.update(_CHUNK_DEFAULTS)
+    state.update(values)
+    return new
 
 
 @dataclass(frozen=True)
@@ -223,12 +250,13 @@ class Packer:
             raw = p.candidates[chunk.index].text
             cleaned = sanitize_text(raw)
             content = content_without_markers(cleaned.text)
-            chunk = replace(chunk, text=cleaned.text, redactions=cleaned.redactions)
             if not content.strip():
                 reason = "every line was redacted" if cleaned.redactions else "the text is empty"
-                chunk = replace(chunk, status="dropped_empty", reason=reason)
+                chunk = replace(chunk, text=cleaned.text, redactions=cleaned.redactions,
+                                status="dropped_empty", reason=reason)
             else:
-                chunk = replace(chunk, status="kept", reason="kept after sanitize and dedup")
+                chunk = replace(chunk, text=cleaned.text, redactions=cleaned.redactions,
+                                status="kept", reason="kept after sanitize and dedup")
                 survivors.append(pos)
                 i = chunk.index
                 hashes = (values[offsets[i]:offsets[i + 1]] if content == raw
@@ -272,9 +300,11 @@ def _rank(p: Pool, scanned: TermHashes | None = None) -> tuple[Chunk, ...]:
     rrf = reciprocal_rank_fusion(bm25_ranks, dense_ranks, k=params.rrf_k,
                                  weights=params.rrf_weights)
     order = fused_order(rrf, bm25_ranks, dense_ranks)
+    cands = p.candidates
     return tuple(
-        Chunk(p.candidates[i].id, i, pos, bm25[i], bm25_ranks[i], dense[i], dense_ranks[i], rrf[i],
-              tokens=p.candidates[i].tokens)
+        _ranked_chunk(id=cands[i].id, index=i, fused_rank=pos, bm25_score=bm25[i],
+                      bm25_rank=bm25_ranks[i], dense_score=dense[i], dense_rank=dense_ranks[i],
+                      rrf_score=rrf[i], tokens=cands[i].tokens)
         for pos, i in enumerate(order, start=1)
     )
 
