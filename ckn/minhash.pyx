@@ -526,6 +526,22 @@ cdef double _threshold(object value) except -1.0:
     return t
 
 
+cdef int _check_offsets(array.array off, Py_ssize_t m) except -1:
+    """CSR offsets: n + 1 >= 1 entries, non-decreasing, from 0 to m."""
+    cdef Py_ssize_t n = len(off) - 1, k
+    cdef index_t* op = <index_t*>off.data.as_voidptr
+    if n < 0:
+        raise CknValueError("offsets: expected n + 1 >= 1 entries, got none")
+    if op[0] != 0 or op[n] != m:
+        raise CknValueError(f"offsets: must start at 0 and end at len(values) = {m}, "
+                            f"got {op[0]} and {op[n]}")
+    for k in range(n):
+        if op[k + 1] < op[k]:
+            raise CknValueError(f"offsets[{k + 1}]: must be >= offsets[{k}], "
+                                f"got {op[k + 1]} < {op[k]}")
+    return 0
+
+
 cdef class SignatureMatrix:
     """Read-only n × permutations matrix of uint32 signatures (row-major), from
     :meth:`MinHasher.signatures`.
@@ -849,17 +865,8 @@ cdef class MinHasher:
             off = _pyarray.array(_INDEX_CODE, offsets)
         except (TypeError, OverflowError) as exc:
             raise CknTypeError(f"offsets: expected a sequence of integers ({exc})") from None
-        cdef Py_ssize_t n = len(off) - 1, k, m = xs.shape[0]
-        cdef index_t* op = <index_t*>off.data.as_voidptr
-        if n < 0:
-            raise CknValueError("offsets: expected n + 1 >= 1 entries, got none")
-        if op[0] != 0 or op[n] != m:
-            raise CknValueError(f"offsets: must start at 0 and end at len(values) = {m}, "
-                                f"got {op[0]} and {op[n]}")
-        for k in range(n):
-            if op[k + 1] < op[k]:
-                raise CknValueError(f"offsets[{k + 1}]: must be >= offsets[{k}], "
-                                    f"got {op[k + 1]} < {op[k]}")
+        cdef Py_ssize_t n = len(off) - 1, m = xs.shape[0]
+        _check_offsets(off, m)
         cdef array.array vals = array.clone(_SLOT_TEMPLATE, m, False)
         if m > 0:
             memcpy(_sp(vals), &xs[0], m * sizeof(slot_t))
@@ -868,23 +875,54 @@ cdef class MinHasher:
     def text_signatures(self, texts, /, shingle_size=3):
         """Signatures of many texts (``text_shingles`` of each), as a :class:`SignatureMatrix`.
 
-        One text pass (:func:`ckn.scanner.scan`), then shingling, sorting and hashing of every
-        set in C with the GIL released. Row k equals ``self.text_signature(texts[k],
-        shingle_size)``.
+        One text pass (:func:`ckn.scanner.scan`), then shingling and hashing of every set in C
+        with the GIL released. Row k equals ``self.text_signature(texts[k], shingle_size)``.
+
+        >>> mh = MinHasher(8)
+        >>> mh.text_signatures(["a b c d", ""])[0] == mh.text_signature("a b c d")
+        True
         """
         cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
         if texts is None or isinstance(texts, (str, bytes)):
             raise CknTypeError(f"texts: expected a sequence of str, got {type(texts).__name__}")
         th = _scan(texts)
-        cdef array.array hashes = th.values
-        cdef array.array toff = th.offsets
+        return self._term_hash_signatures(th.values, th.offsets, size)
+
+    def term_hash_signatures(self, values, offsets, /, shingle_size=3):
+        """Signatures of the shingle sets of n term-hash sequences in CSR form.
+
+        Sequence k is ``values[offsets[k]:offsets[k + 1]]`` (uint64 term hashes, e.g. from
+        :func:`ckn.scanner.scan`); row k equals ``self.signature(shingle_hashes(sequence k,
+        shingle_size))``. Shingling and hashing run in C with the GIL released.
+
+        >>> from ckn.scanner import scan
+        >>> mh = MinHasher(8)
+        >>> th = scan(["a b c d", "x"])
+        >>> mh.term_hash_signatures(th.values, th.offsets) == mh.text_signatures(["a b c d", "x"])
+        True
+        """
+        cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
+        cdef const hash_t[::1] hv = _hashes(values, "values")
+        if offsets is None or isinstance(offsets, (str, bytes)):
+            raise CknTypeError(f"offsets: expected a sequence of integers, "
+                               f"got {type(offsets).__name__}")
+        cdef array.array off
+        try:
+            off = _pyarray.array(_INDEX_CODE, offsets)
+        except (TypeError, OverflowError) as exc:
+            raise CknTypeError(f"offsets: expected a sequence of integers ({exc})") from None
+        _check_offsets(off, hv.shape[0])
+        return self._term_hash_signatures(hv, off, size)
+
+    cdef SignatureMatrix _term_hash_signatures(self, const hash_t[::1] hashes, array.array toff,
+                                               Py_ssize_t size):
         cdef Py_ssize_t n = len(toff) - 1, k, total = 0
         cdef index_t* tp = <index_t*>toff.data.as_voidptr
         for k in range(n):
             total += minhash_shingle_count(tp[k + 1] - tp[k], size)
         cdef array.array values = array.clone(_SLOT_TEMPLATE, total, False)
         cdef array.array offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
-        cdef hash_t* hp = _hp(hashes)
+        cdef const hash_t* hp = &hashes[0] if hashes.shape[0] > 0 else NULL
         cdef slot_t* vp = _sp(values)
         cdef index_t* op = <index_t*>offsets.data.as_voidptr
         with nogil:

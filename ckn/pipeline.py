@@ -6,6 +6,7 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 """
 
 import math
+from array import array
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass
 from dataclasses import fields as dataclass_fields
@@ -241,11 +242,13 @@ class Packer:
         params = p.params
         out = []
         survivors: list[int] = []
-        shingles = []
         # One text pass (docs/algorithms.md): the term hashes BM25 used are reused for the
-        # shingles whenever sanitizing left the text exactly as it was.
+        # shingles whenever sanitizing left the text exactly as it was; the survivors' term
+        # hashes go to the MinHash kernel as one CSR buffer (one call, GIL released).
         scanned = scan([c.text for c in p.candidates])
         values, offsets = memoryview(scanned.values), scanned.offsets
+        parts: list = []
+        survivor_offsets = [0]
         for pos, chunk in enumerate(_rank(p, scanned)):
             raw = p.candidates[chunk.index].text
             cleaned = sanitize_text(raw)
@@ -261,11 +264,28 @@ class Packer:
                 i = chunk.index
                 hashes = (values[offsets[i]:offsets[i + 1]] if content == raw
                           else text_hashes(content))
-                shingles.append(shingle_hashes(hashes, params.shingle_size))
+                parts.append(hashes)
+                survivor_offsets.append(survivor_offsets[-1] + len(hashes))
             out.append(chunk)
+        term_hashes = array("Q")
+        term_hashes.frombytes(b"".join(parts))
+        del parts
+        term_view = memoryview(term_hashes)
+        size = params.shingle_size
+        sets: dict[int, object] = {}
+
+        def shingle_set(k: int):
+            """Sorted distinct shingle hashes of survivor k (only built where needed)."""
+            if k not in sets:
+                sets[k] = shingle_hashes(
+                    term_view[survivor_offsets[k]:survivor_offsets[k + 1]], size)
+            return sets[k]
+
         hasher = self._hasher(params.minhash_permutations)
-        result = dedup(hasher.signatures(shingles), params.near_dup_threshold,
-                       exact_sets=shingles if params.dedup_exact else None)
+        signatures = hasher.term_hash_signatures(term_hashes, survivor_offsets, size)
+        result = dedup(signatures, params.near_dup_threshold,
+                       exact_sets=([shingle_set(k) for k in range(len(survivors))]
+                                   if params.dedup_exact else None))
         for kept, overlap in zip(result.kept, result.max_similarity):
             out[survivors[kept]] = replace(out[survivors[kept]], overlap=overlap)
         for d in result.dropped:
@@ -273,7 +293,7 @@ class Packer:
             # The audit always reports the exact Jaccard; with dedup_exact it was also the test.
             exact_jaccard = d.exact_jaccard
             if exact_jaccard is None:
-                exact_jaccard = jaccard(shingles[d.index], shingles[d.duplicate_of])
+                exact_jaccard = jaccard(shingle_set(d.index), shingle_set(d.duplicate_of))
             out[survivors[d.index]] = replace(
                 out[survivors[d.index]], status="dropped_duplicate",
                 reason=(f"near-duplicate of {original.id}: estimated similarity "
