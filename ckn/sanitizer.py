@@ -25,8 +25,9 @@ Rules describe meaning-bearing structure — an override verb followed by a clos
 determiners and a reference to prior instructions, a reveal verb aimed at a secret, a role label
 followed by an address to the model — in English, Spanish, German, French, Russian, Chinese and
 Japanese. Benign prose that merely mentions instructions, keys or commands does not have that
-structure. Plain-ASCII lines first pass a cheap word-set pre-filter (:data:`ANCHORS`); only
-lines containing an anchor word, or a squashed stem that hints at obfuscation, reach the regexes.
+structure. For a plain-ASCII line only the rules whose anchor words (:data:`ANCHORS`) or markers
+occur in it run, and the de-obfuscated view is built only when the line contains leetspeak or
+in-word punctuation; the test-suite checks that this never changes a verdict.
 
 Sanitizing never follows anything in the text (no fetching, no decoding of base64, no execution).
 See ``docs/security.md`` for the rule table, measured recall and false-positive rate, and limits.
