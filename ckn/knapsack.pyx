@@ -473,6 +473,7 @@ cdef enum:
     _NO_REDUCTION = 1   # skip the bound-based reduction: plain dense DP over every fitting item
     _NO_INT32 = 2       # int64 DP cells even when the values' sum fits in int32
     _NO_SIMD = 4        # no AVX2 kernels (SSE2 int32 / scalar int64 only)
+    _NO_PROPORTIONAL = 8  # no reachability-bitset path for items of one common efficiency
 
 
 cdef inline void _row(void* f, bint i32, bint avx2, index_t span, index_t w, int64_t v,
@@ -516,6 +517,72 @@ cdef index_t _value_row(const weight_t* weights, const value_t* values, const in
     return c
 
 
+cdef bint _proportional(const weight_t* weights, const value_t* values, const index_t* elig,
+                       index_t m) noexcept nogil:
+    """True when every item has positive weight and v/w equals one common positive ratio
+    (exact: all weights and values below 2**31, cross products in int64)."""
+    cdef index_t k, i, first = elig[0]
+    cdef int64_t w0 = weights[first], v0 = values[first]
+    if w0 <= 0 or v0 <= 0 or w0 > INT32_MAX or v0 > INT32_MAX:
+        return False
+    for k in range(1, m):
+        i = elig[k]
+        if weights[i] > INT32_MAX or values[i] > INT32_MAX or values[i] * w0 != v0 * weights[i]:
+            return False
+    return True
+
+
+cdef void _select_proportional(const weight_t* weights, const index_t* elig, index_t m,
+                               weight_t g, index_t span, uint64_t* rows,
+                               uint8_t* selected) noexcept nogil:
+    """The SPEC §8 choice when value = r · weight for one r > 0 (e.g. subset sum).
+
+    Then the most valuable subsets are the heaviest ones that fit, all of one weight T, so only
+    reachability matters: R_k = the weights reachable with items k..m-1, one bit per cell,
+    R_k = R_(k+1) | (R_(k+1) << w_k). T is the highest bit of R_0 and the walk takes item k
+    whenever the remaining capacity minus w_k is reachable by the later items: the
+    lexicographically greatest subset of weight T, as the value DP's walk would take. Row k - 1
+    of ``rows`` holds R_k (k = 1..m); R_0 goes into row m.
+    """
+    cdef index_t words = <index_t>_words(span), k, j, ws, c, w
+    cdef uint64_t* src
+    cdef uint64_t* dst
+    cdef uint64_t tail
+    cdef int bs
+    # R_m = {0}
+    src = rows + (m - 1) * words
+    memset(src, 0, <size_t>words * 8)
+    src[0] = 1
+    tail = (~<uint64_t>0) >> ((64 - (span & 63)) & 63) if span & 63 else ~<uint64_t>0
+    for k in range(m - 1, -1, -1):
+        w = <index_t>(weights[elig[k]] // g)
+        dst = rows + (k - 1) * words if k > 0 else rows + m * words
+        ws = w >> 6
+        bs = <int>(w & 63)
+        if ws >= words:
+            memcpy(dst, src, <size_t>words * 8)
+        elif bs == 0:
+            for j in range(words - 1, ws - 1, -1):
+                dst[j] = src[j] | src[j - ws]
+            memcpy(dst, src, <size_t>ws * 8)
+        else:
+            for j in range(words - 1, ws, -1):
+                dst[j] = src[j] | (src[j - ws] << bs) | (src[j - ws - 1] >> (64 - bs))
+            dst[ws] = src[ws] | (src[0] << bs)
+            memcpy(dst, src, <size_t>ws * 8)
+        dst[words - 1] &= tail
+        src = dst
+    # Highest reachable cell of R_0 (cell 0 is always reachable).
+    c = span - 1
+    while not ((src[c >> 6] >> (c & 63)) & 1):
+        c -= 1
+    for k in range(m):
+        w = <index_t>(weights[elig[k]] // g)
+        if w <= c and (rows[k * words + ((c - w) >> 6)] >> ((c - w) & 63)) & 1:
+                selected[elig[k]] = 1
+                c -= w
+
+
 cdef void _select(const weight_t* weights, const value_t* values, const index_t* elig, index_t m,
                   weight_t g, index_t span, void* area, size_t area_size, uint8_t* selected,
                   int flags) noexcept nogil:
@@ -529,6 +596,9 @@ cdef void _select(const weight_t* weights, const value_t* values, const index_t*
         return
     if area_size >= _bitset_bytes(m, span):
         bits = <uint64_t*>area
+        if not (flags & _NO_PROPORTIONAL) and _proportional(weights, values, elig, m):
+            _select_proportional(weights, elig, m, g, span, bits, selected)
+            return
         start = _value_row(weights, values, elig, m, g, span,
                            bits + <size_t>m * _words(span), bits, flags)
         _walk_bits(weights, elig, 0, m, g, span, start, bits, selected)
@@ -802,7 +872,11 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
     area = <char*>workspace + head
     scratch = _reduce_bytes(plan.m)
     m = -1
-    if not (flags & _NO_REDUCTION) and rest - dense_min >= scratch:
+    if (not (flags & _NO_REDUCTION) and rest - dense_min >= scratch
+            and (flags & _NO_PROPORTIONAL or plan.m == 0
+                 or not _proportional(weights, values, elig, plan.m))):
+        # (With one common efficiency every flipped bound equals the LP bound: nothing could
+        # be fixed, so the reduction is skipped.)
         # The reduction's scratch sits before the DP area; the free items' DP is never larger
         # than the dense one (fewer items, smaller capacity), so the area left still suffices.
         m = _reduce(weights, values, elig, plan.m, plan.cap, plan.g, area, area + scratch,
@@ -931,16 +1005,17 @@ def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
 
 
 def _solve_paths(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY, reduction=True,
-                 int32=True, simd=True):
+                 int32=True, simd=True, proportional=True):
     """:func:`solve` with internal paths switched off, for tests and benchmarks (private).
 
     ``reduction=False`` runs the plain dense DP over every fitting item; ``int32=False`` keeps
-    int64 DP cells; ``simd=False`` avoids the AVX2 kernels. Every combination returns the same
-    selection as :func:`solve`.
+    int64 DP cells; ``simd=False`` avoids the AVX2 kernels; ``proportional=False`` skips the
+    reachability-bitset path for items of one common efficiency. Every combination returns the
+    same selection as :func:`solve`.
     """
     return _run(weights, values, budget, max_memory,
                 (0 if reduction else _NO_REDUCTION) | (0 if int32 else _NO_INT32)
-                | (0 if simd else _NO_SIMD))
+                | (0 if simd else _NO_SIMD) | (0 if proportional else _NO_PROPORTIONAL))
 
 
 def _run(weights, values, budget, max_memory, int flags):

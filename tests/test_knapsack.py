@@ -21,7 +21,8 @@ MEMORY_CAPS = (0, 600)
 
 
 # Every internal path (private switches of ckn.knapsack._solve_paths): bound-based reduction
-# on/off, int32/int64 DP cells, AVX2 on/off, keep-bitset or divide and conquer (max_memory=0).
+# on/off, int32/int64 DP cells, AVX2 on/off, keep-bitset or divide and conquer (max_memory=0),
+# the reachability bitset for items of one common efficiency on/off.
 PATHS = [
     {},
     {"reduction": False},
@@ -31,9 +32,11 @@ PATHS = [
     {"max_memory": 0},
     {"reduction": False, "max_memory": 0},
     {"int32": False, "simd": False, "max_memory": 600},
+    {"proportional": False},
+    {"reduction": False, "proportional": False},
 ]
-# The plain dense DP: no reduction, int64 scalar cells, keep-bitset.
-PLAIN = {"reduction": False, "int32": False, "simd": False}
+# The plain dense DP: no reduction, int64 scalar cells, keep-bitset, no proportional shortcut.
+PLAIN = {"reduction": False, "int32": False, "simd": False, "proportional": False}
 
 
 def check_matches_brute_force(weights, values, budget):
@@ -57,6 +60,16 @@ def test_matches_brute_force_including_tie_rules(pairs, budget):
        st.integers(0, 1500))
 def test_matches_brute_force_wide_weights(pairs, budget):
     check_matches_brute_force([w for w, _ in pairs], [v for _, v in pairs], budget)
+
+
+@given(st.lists(st.integers(0, 40), max_size=13), st.integers(0, 3), st.integers(1, 3),
+       st.integers(0, 200))
+def test_one_common_efficiency_matches_brute_force(weights, numerator, denominator, budget):
+    # value = weight * numerator / denominator for every item (subset sum when 1/1): the
+    # reachability-bitset path, including zero weights and an all-zero-value edge case.
+    weights = [w * denominator for w in weights]
+    values = [w // denominator * numerator for w in weights]
+    check_matches_brute_force(weights, values, budget)
 
 
 def test_tie_rule_fewest_tokens():
