@@ -527,9 +527,29 @@ cdef bint _proportional(const weight_t* weights, const value_t* values, const in
         return False
     for k in range(1, m):
         i = elig[k]
-        if weights[i] > INT32_MAX or values[i] > INT32_MAX or values[i] * w0 != v0 * weights[i]:
+        if (weights[i] <= 0 or weights[i] > INT32_MAX or values[i] > INT32_MAX
+                or values[i] * w0 != v0 * weights[i]):
             return False
     return True
+
+
+cdef inline void _shift_or(const uint64_t* src, uint64_t* dst, index_t words, index_t w,
+                           uint64_t tail) noexcept nogil:
+    """dst = (src | src << w) restricted to the row's cells (``tail`` masks the last word)."""
+    cdef index_t j, ws = w >> 6
+    cdef int bs = <int>(w & 63)
+    if ws >= words:
+        memcpy(dst, src, <size_t>words * 8)
+        return
+    if bs == 0:
+        for j in range(words - 1, ws - 1, -1):
+            dst[j] = src[j] | src[j - ws]
+    else:
+        for j in range(words - 1, ws, -1):
+            dst[j] = src[j] | (src[j - ws] << bs) | (src[j - ws - 1] >> (64 - bs))
+        dst[ws] = src[ws] | (src[0] << bs)
+    memcpy(dst, src, <size_t>ws * 8)
+    dst[words - 1] &= tail
 
 
 cdef void _select_proportional(const weight_t* weights, const index_t* elig, index_t m,
@@ -540,45 +560,57 @@ cdef void _select_proportional(const weight_t* weights, const index_t* elig, ind
     Then the most valuable subsets are the heaviest ones that fit, all of one weight T, so only
     reachability matters: R_k = the weights reachable with items k..m-1, one bit per cell,
     R_k = R_(k+1) | (R_(k+1) << w_k). T is the highest bit of R_0 and the walk takes item k
-    whenever the remaining capacity minus w_k is reachable by the later items: the
-    lexicographically greatest subset of weight T, as the value DP's walk would take. Row k - 1
-    of ``rows`` holds R_k (k = 1..m); R_0 goes into row m.
+    whenever the remaining capacity minus w_k is in R_(k+1): the lexicographically greatest
+    subset of weight T, as the value DP's walk would take. Rows are checkpointed every
+    K = isqrt(m) items and recomputed per segment during the walk (about m / K + K rows, at
+    most the m + 1 rows of ``rows``; twice the shift-or work, a fraction of the memory traffic).
     """
-    cdef index_t words = <index_t>_words(span), k, j, ws, c, w
+    cdef index_t words = <index_t>_words(span), k, c, w, K = 1, nseg, seg, lo, hi
+    cdef uint64_t* ckpt = rows                 # ckpt row j: R_(min((j + 1) K, m))
+    cdef uint64_t* buf                         # segment rows: buf row k - lo - 1 is R_(k + 1)
     cdef uint64_t* src
-    cdef uint64_t* dst
-    cdef uint64_t tail
-    cdef int bs
-    # R_m = {0}
-    src = rows + (m - 1) * words
+    cdef uint64_t* r0
+    cdef uint64_t tail = (~<uint64_t>0) >> ((64 - (span & 63)) & 63) if span & 63 else ~<uint64_t>0
+    while (K + 1) * (K + 1) <= m:
+        K += 1
+    nseg = (m + K - 1) // K
+    buf = rows + nseg * words
+    r0 = buf                                   # R_0 is needed only before the walk
+    # Backward pass: R_m = {0}, checkpoint each segment's end, R_0 last.
+    src = ckpt + (nseg - 1) * words
     memset(src, 0, <size_t>words * 8)
     src[0] = 1
-    tail = (~<uint64_t>0) >> ((64 - (span & 63)) & 63) if span & 63 else ~<uint64_t>0
-    for k in range(m - 1, -1, -1):
-        w = <index_t>(weights[elig[k]] // g)
-        dst = rows + (k - 1) * words if k > 0 else rows + m * words
-        ws = w >> 6
-        bs = <int>(w & 63)
-        if ws >= words:
-            memcpy(dst, src, <size_t>words * 8)
-        elif bs == 0:
-            for j in range(words - 1, ws - 1, -1):
-                dst[j] = src[j] | src[j - ws]
-            memcpy(dst, src, <size_t>ws * 8)
-        else:
-            for j in range(words - 1, ws, -1):
-                dst[j] = src[j] | (src[j - ws] << bs) | (src[j - ws - 1] >> (64 - bs))
-            dst[ws] = src[ws] | (src[0] << bs)
-            memcpy(dst, src, <size_t>ws * 8)
-        dst[words - 1] &= tail
-        src = dst
-    # Highest reachable cell of R_0 (cell 0 is always reachable).
+    for seg in range(nseg - 1, -1, -1):
+        lo = seg * K
+        hi = lo + K if lo + K < m else m
+        for k in range(hi - 1, lo - 1, -1):
+            w = <index_t>(weights[elig[k]] // g)
+            if k == lo:
+                _shift_or(src, ckpt + (seg - 1) * words if seg > 0 else r0, words, w, tail)
+                src = ckpt + (seg - 1) * words if seg > 0 else r0
+            else:
+                # Within the segment, alternate between two scratch rows of the buffer.
+                _shift_or(src, buf + ((k & 1) + 1) * words, words, w, tail)
+                src = buf + ((k & 1) + 1) * words
     c = span - 1
-    while not ((src[c >> 6] >> (c & 63)) & 1):
+    while not ((r0[c >> 6] >> (c & 63)) & 1):
         c -= 1
-    for k in range(m):
-        w = <index_t>(weights[elig[k]] // g)
-        if w <= c and (rows[k * words + ((c - w) >> 6)] >> ((c - w) & 63)) & 1:
+    # Forward walk, one segment at a time.
+    for seg in range(nseg):
+        if c == 0:
+            return
+        lo = seg * K
+        hi = lo + K if lo + K < m else m
+        # buf row (hi - 1 - lo) would be R_hi = ckpt[seg]; rebuild R_(hi-1) .. R_(lo+1).
+        src = ckpt + seg * words
+        for k in range(hi - 2, lo - 1, -1):
+            _shift_or(src, buf + (k - lo) * words, words, <index_t>(weights[elig[k + 1]] // g),
+                      tail)
+            src = buf + (k - lo) * words
+        for k in range(lo, hi):
+            w = <index_t>(weights[elig[k]] // g)
+            src = ckpt + seg * words if k == hi - 1 else buf + (k - lo) * words
+            if w <= c and (src[(c - w) >> 6] >> ((c - w) & 63)) & 1:
                 selected[elig[k]] = 1
                 c -= w
 
