@@ -14,7 +14,8 @@ from cpython cimport array
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.object cimport Py_SIZE
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from libc.string cimport memcpy
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
 
 import array as _pyarray
 from numbers import Real as _Real
@@ -23,7 +24,7 @@ from typing import NamedTuple
 
 from ckn.errors import CknTypeError, CknValueError
 from ckn.scanner import scan as _scan, text_hashes as _text_hashes
-from ckn.typedefs cimport CKN_OK, CKN_EINVAL, hash_t, index_t, slot_t
+from ckn.typedefs cimport CKN_OK, CKN_EINVAL, CKN_ENOMEM, hash_t, index_t, slot_t
 
 __all__ = [
     "PRIME",
@@ -385,6 +386,157 @@ cdef int minhash_dedup(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permut
 # ---------------------------------------------------------------------------------------------
 # Private helpers (not part of the C API).
 # ---------------------------------------------------------------------------------------------
+
+cdef void _radix_sort_keys(uint64_t* keys, uint64_t* tmp, Py_ssize_t n) noexcept nogil:
+    # Stable LSD radix sort of keys (value << 32 | row) by value (bits 32..63, value < 2**32):
+    # three passes of 11 bits, so rows stay ascending within equal values.
+    cdef Py_ssize_t count[2048]
+    cdef Py_ssize_t i, total, c
+    cdef int shift, d
+    cdef uint64_t* src = keys
+    cdef uint64_t* dst = tmp
+    cdef uint64_t* swap
+    for shift in range(32, 65, 11):
+        if shift >= 64:
+            break
+        memset(count, 0, sizeof(count))
+        for i in range(n):
+            count[(src[i] >> shift) & 2047] += 1
+        total = 0
+        for d in range(2048):
+            c = count[d]
+            count[d] = total
+            total += c
+        for i in range(n):
+            d = (src[i] >> shift) & 2047
+            dst[count[d]] = src[i]
+            count[d] += 1
+        swap = src
+        src = dst
+        dst = swap
+    if src != keys:
+        memcpy(keys, src, n * sizeof(uint64_t))
+
+
+cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
+                        double threshold, const index_t* set_offsets, const slot_t* set_values,
+                        uint8_t* kept, index_t* duplicate_of, double* similarity,
+                        double* exact_jaccard) noexcept nogil:
+    # The same decisions and outputs as minhash_dedup, from an inverted index instead of all
+    # pairs: for every slot, rows sorted by their value there (radix sort), so row i meets
+    # only the earlier rows that share at least one slot value with it (its equal-slot count
+    # with every other row is 0, which never qualifies nor raises the maximum). The candidates
+    # are then examined in ascending row order, exactly as minhash_dedup's loop does.
+    # Returns CKN_OK, CKN_ENOMEM if scratch memory is unavailable (nothing written; the
+    # caller falls back to minhash_dedup), or CKN_EINVAL like minhash_dedup.
+    if n < 0 or permutations < 1 or not (threshold > 0.0 and threshold <= 1.0):
+        return CKN_EINVAL
+    if n == 0:
+        return CKN_OK
+    cdef Py_ssize_t total = n * permutations
+    cdef uint64_t* keys = <uint64_t*>malloc(total * sizeof(uint64_t))
+    cdef uint64_t* tmp = <uint64_t*>malloc(n * sizeof(uint64_t))
+    cdef index_t* where = <index_t*>malloc(total * sizeof(index_t))
+    cdef index_t* counts = <index_t*>malloc(n * sizeof(index_t))
+    cdef index_t* touched = <index_t*>malloc(n * sizeof(index_t))
+    cdef Py_ssize_t s, i, j, q, pos, n_touched, eq, top, best_eq, best_j
+    cdef uint64_t* ks
+    cdef uint64_t value
+    cdef double est, exact, best_exact
+    if keys == NULL or tmp == NULL or where == NULL or counts == NULL or touched == NULL:
+        free(keys)
+        free(tmp)
+        free(where)
+        free(counts)
+        free(touched)
+        return CKN_ENOMEM
+    for s in range(permutations):
+        ks = keys + s * n
+        for i in range(n):
+            ks[i] = (<uint64_t>signatures[i * permutations + s] << 32) | <uint64_t>i
+        _radix_sort_keys(ks, tmp, n)
+        for q in range(n):
+            where[s * n + <Py_ssize_t>(ks[q] & 0xFFFFFFFFULL)] = q
+    memset(counts, 0, n * sizeof(index_t))
+    for i in range(n):
+        n_touched = 0
+        for s in range(permutations):
+            value = signatures[i * permutations + s]
+            if value == MINHASH_PRIME:          # a slot equal to p never counts
+                continue
+            ks = keys + s * n
+            pos = where[s * n + i] - 1
+            while pos >= 0 and (ks[pos] >> 32) == value:
+                j = <Py_ssize_t>(ks[pos] & 0xFFFFFFFFULL)    # j < i: rows ascend in a group
+                if kept[j]:
+                    if counts[j] == 0:
+                        touched[n_touched] = j
+                        n_touched += 1
+                    counts[j] += 1
+                pos -= 1
+        _sort_indices(touched, n_touched)
+        top = 0
+        best_j = -1
+        best_eq = -1
+        best_exact = -1.0
+        for q in range(n_touched):
+            j = touched[q]
+            eq = counts[j]
+            counts[j] = 0
+            if eq > top:
+                top = eq
+            if eq <= best_eq:
+                continue
+            est = <double>eq / <double>permutations
+            if not (est >= threshold):
+                continue
+            if set_offsets != NULL:
+                exact = minhash_jaccard(
+                    set_values + set_offsets[i], set_offsets[i + 1] - set_offsets[i],
+                    set_values + set_offsets[j], set_offsets[j + 1] - set_offsets[j])
+                if not (exact >= threshold):
+                    continue
+                best_exact = exact
+            best_eq = eq
+            best_j = j
+        if best_j < 0:
+            kept[i] = 1
+            duplicate_of[i] = -1
+            similarity[i] = <double>top / <double>permutations
+            exact_jaccard[i] = -1.0
+        else:
+            kept[i] = 0
+            duplicate_of[i] = best_j
+            similarity[i] = <double>best_eq / <double>permutations
+            exact_jaccard[i] = best_exact
+    free(keys)
+    free(tmp)
+    free(where)
+    free(counts)
+    free(touched)
+    return CKN_OK
+
+
+cdef void _sort_indices(index_t* xs, Py_ssize_t n) noexcept nogil:
+    # Ascending; insertion sort for short lists (the usual case), heapsort-free shell sort
+    # otherwise (gaps 701, 301, 132, 57, 23, 10, 4, 1: Ciura).
+    cdef Py_ssize_t gaps[8]
+    gaps[0] = 701; gaps[1] = 301; gaps[2] = 132; gaps[3] = 57
+    gaps[4] = 23; gaps[5] = 10; gaps[6] = 4; gaps[7] = 1
+    cdef Py_ssize_t g, gap, i, j
+    cdef index_t v
+    for g in range(8):
+        gap = gaps[g]
+        if gap >= n:
+            continue
+        for i in range(gap, n):
+            v = xs[i]
+            j = i
+            while j >= gap and xs[j - gap] > v:
+                xs[j] = xs[j - gap]
+                j -= gap
+            xs[j] = v
+
 
 cdef void _csr_shingle_sets(const hash_t* hashes, const index_t* term_offsets, Py_ssize_t n,
                            Py_ssize_t shingle_size, slot_t* values,
@@ -1073,9 +1225,15 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     cdef array.array exact = array.clone(_DOUBLE_TEMPLATE, n, False)
     cdef int status
     with nogil:
-        status = minhash_dedup(sig, n, perms, t, off, val, kept.data.as_uchars,
-                               <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
-                               exact.data.as_doubles)
+        status = CKN_ENOMEM
+        if n < (<Py_ssize_t>1 << 32):   # row numbers are packed into 32 bits of the index keys
+            status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                    exact.data.as_doubles)
+        if status == CKN_ENOMEM:    # no scratch memory: the all-pairs kernel needs none
+            status = minhash_dedup(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                   <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                   exact.data.as_doubles)
     if status != CKN_OK:  # unreachable after the checks above; kept as a guard
         raise CknValueError(f"dedup: invalid arguments (status {status})")
     kept_ids = []

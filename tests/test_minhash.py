@@ -471,3 +471,88 @@ def test_errors_are_builtin_subclasses():
         MinHasher(0)
     with pytest.raises(TypeError):
         MinHasher("64")
+
+
+# --- bulk entry points, the AVX2 path and the indexed dedup (issue 5) -----------------------
+
+@given(st.lists(TEXT, max_size=6), st.integers(1, 4))
+def test_text_signatures_equal_one_at_a_time(texts, size):
+    mh = MinHasher(40)  # 32 permutations on the SIMD path, 8 on the portable one
+    sigs = mh.text_signatures(texts, size)
+    assert sigs.shape == (len(texts), 40)
+    for k, text in enumerate(texts):
+        assert list(sigs[k]) == list(mh.signature(text_shingles(text, size)))
+        assert list(sigs[k]) == minhash_signature_reference(
+            shingle_set_reference(terms(text), size), 40)
+
+
+@given(st.lists(SHINGLES, max_size=6))
+def test_signatures_flat_equals_signatures(sets):
+    values = [x for s in sets for x in s]
+    offsets = [0]
+    for s in sets:
+        offsets.append(offsets[-1] + len(s))
+    assert MH64.signatures_flat(values, offsets) == MH64.signatures(sets)
+    th_values = array.array("Q", [fnv1a64(w) for w in ("a", "b", "c", "d")])
+    assert MH64.term_hash_signatures(th_values, [0, 3, 4]) == MH64.signatures(
+        [shingle_hashes(th_values[:3]), shingle_hashes(th_values[3:])])
+
+
+@pytest.mark.parametrize("values, offsets, error, match", [
+    ([1, 2], [0, 1], CknValueError, "end at len"),
+    ([1, 2], [1, 2], CknValueError, "start at 0"),
+    ([1, 2, 3], [0, 2, 1, 3], CknValueError, r"offsets\[2\]: must be >= offsets\[1\]"),
+    ([1], [], CknValueError, "n \\+ 1"),
+    ([PRIME], [0, 1], CknValueError, "< 2\\*\\*31 - 1"),
+    ([1], "01", CknTypeError, "offsets"),
+])
+def test_signatures_flat_rejects_bad_csr(values, offsets, error, match):
+    with pytest.raises(error, match=match):
+        MH64.signatures_flat(values, offsets)
+
+
+def test_signatures_rejects_a_bad_array_naming_its_place():
+    with pytest.raises(CknValueError, match=r"shingle_sets\[1\]\[2\]"):
+        MH64.signatures([array.array("I", [1]), array.array("I", [1, 2, PRIME])])
+
+
+def test_simd_and_portable_paths_agree():
+    # Same signatures with the AVX2 path forced off (CKN_NO_SIMD=1), for permutation counts
+    # around the 32-wide SIMD block, extreme shingle values and empty sets.
+    code = (
+        "import random, json\n"
+        "from ckn.minhash import MinHasher, SIMD\n"
+        "rnd = random.Random(5)\n"
+        "out = []\n"
+        "for perms in (1, 31, 32, 33, 64, 100):\n"
+        "    mh = MinHasher(perms)\n"
+        "    sets = [[rnd.randrange(2**31 - 1) for _ in range(rnd.randrange(60))] for _ in range(30)]\n"
+        "    sets += [[], [0], [2**31 - 2], [0, 1, 2**31 - 3]]\n"
+        "    out.append([list(mh.signature(s)) for s in sets])\n"
+        "print(json.dumps([SIMD, out]))\n")
+    results = []
+    for flag in ("0", "1"):
+        env = {**os.environ, "CKN_NO_SIMD": flag}
+        proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=str(ROOT),
+                              capture_output=True, text=True, check=True)
+        results.append(proc.stdout)
+    import json
+    (simd_a, a), (simd_b, b) = map(json.loads, results)
+    assert simd_b == "portable"
+    assert a == b
+
+
+def test_indexed_dedup_matches_reference_on_a_large_pool_with_near_duplicates():
+    rnd = random.Random(17)
+    vocab = [f"w{i}" for i in range(400)]
+    texts = [" ".join(rnd.choice(vocab) for _ in range(rnd.randrange(3, 40))) for _ in range(150)]
+    for k in range(60):  # near-copies and exact copies of earlier chunks
+        words = texts[rnd.randrange(len(texts))].split()
+        texts.append(" ".join(w if rnd.random() > 0.1 else rnd.choice(vocab) for w in words))
+    texts += ["", ""]
+    rnd.shuffle(texts)
+    sets = [text_shingles(t) for t in texts]
+    sigs = MinHasher(16).signatures(sets)
+    for threshold in (0.25, 0.5, 0.75, 1.0):
+        _check_dedup(sigs.tolist(), threshold)
+        _check_dedup(sigs.tolist(), threshold, sets)

@@ -1,0 +1,259 @@
+"""``ckn.pack`` end to end: latency on one core, memory growth, and 1 vs 2 threads.
+
+Usage: python benchmarks/bench_pack.py [--rounds 9] [--quick] [--json FILE]
+
+Pools are synthetic (fixed seeds): ~200-word chunks from a 5,000-word vocabulary, token counts
+U(60..400), Gaussian embeddings (Python lists of floats, as ``json.load`` gives them), a
+5-word query. ``Packer()`` with default parameters (SPEC §2).
+
+* ``latency``: 500 candidates x 768-dim embeddings x 4,000-token budget, the median over
+  rounds of one ``Packer.pack(pool)`` call (wall and thread CPU time), plus the median time of
+  each stage measured separately: pool validation, term scan, BM25, cosine, fusion, the
+  sanitizer (``ckn.sanitizer.sanitize_text`` of every chunk), MinHash signatures + dedup, the
+  knapsack, so the table shows what dominates. Target (issue 5): median <= 3 ms.
+* ``memory``: 10,000 candidates x 128,000 tokens (768-dim embeddings; 128-dim with
+  ``--quick``), in a fresh subprocess: peak RSS (``ru_maxrss``) before and after one pack,
+  and the tracemalloc peak of the pack call in a second subprocess.
+* ``threads``: 8 independent 500 x 768 pools packed by 1 thread, then split over 2 threads
+  (``threading``); throughput ratio (target: >= 1.7x on 2 cores), plus the same for a
+  kernel-only job (``MinHasher.text_signatures`` of 10,000 chunks split in two) to show that
+  the kernels release the GIL.
+
+``run(rounds=9, quick=False) -> list[dict]`` returns rows with keys ``bench``, ``case``,
+``metric``, ``value``, ``unit`` and ``note``; ``main`` prints them and writes JSON
+(``--json``) with machine notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+try:
+    import ckn  # noqa: F401
+except ImportError:  # run from a checkout: benchmark the in-place build
+    sys.path.insert(0, str(ROOT))
+
+import ckn
+from ckn.bm25 import bm25_scores_hashed
+from ckn.fusion import fused_order, rank_positions, reciprocal_rank_fusion
+from ckn.knapsack import solve
+from ckn.minhash import MinHasher, dedup
+from ckn.pool import parse_pool
+from ckn.sanitizer import sanitize_text
+from ckn.scanner import scan, text_hashes
+from ckn.similarity import cosine_scores
+
+SEED = 5150
+
+
+def make_pool(seed: int, n: int = 500, dim: int = 768, budget: int = 4000) -> dict:
+    rnd = random.Random(seed)
+    vocab = ["".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rnd.randrange(2, 10)))
+             for _ in range(5000)]
+    candidates = []
+    for i in range(n):
+        words = [rnd.choice(vocab) for _ in range(rnd.randrange(150, 250))]
+        text = ". ".join(" ".join(words[k:k + 12]).capitalize() for k in range(0, len(words), 12))
+        candidates.append({"id": f"chunk-{i}", "tokens": rnd.randrange(60, 400), "text": text,
+                           "embedding": [rnd.gauss(0.0, 1.0) for _ in range(dim)]})
+    return {"query": " ".join(rnd.choice(vocab) for _ in range(5)),
+            "query_embedding": [rnd.gauss(0.0, 1.0) for _ in range(dim)],
+            "candidates": candidates, "token_budget": budget}
+
+
+def _median_ms(f, rounds: int) -> tuple[float, float]:
+    walls, cpus = [], []
+    for _ in range(rounds):
+        c0, t0 = time.thread_time(), time.perf_counter()
+        f()
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.thread_time() - c0)
+    return statistics.median(walls) * 1e3, statistics.median(cpus) * 1e3
+
+
+def bench_latency(rounds: int) -> list[dict]:
+    pool = make_pool(SEED)
+    packer = ckn.Packer()
+    packer.pack(pool)  # warm up (MinHasher parameters, imports)
+    rows = []
+    wall, cpu = _median_ms(lambda: packer.pack(pool), rounds)
+    case = "500 x 768 x 4,000"
+    rows.append({"bench": "latency", "case": case, "metric": "pack median (wall)", "value": wall,
+                 "unit": "ms", "note": "target <= 3 ms"})
+    rows.append({"bench": "latency", "case": case, "metric": "pack median (thread CPU)",
+                 "value": cpu, "unit": "ms", "note": ""})
+    # stages, each timed on its own
+    p = parse_pool(pool)
+    texts = [c.text for c in p.candidates]
+    th = scan(texts)
+    q = text_hashes(p.query)
+    bm25 = bm25_scores_hashed(th, q)
+    dense = cosine_scores(p.query_embedding, [c.embedding for c in p.candidates])
+    hasher = MinHasher(64)
+    sigs = hasher.term_hash_signatures(th.values, th.offsets, 3)
+
+    def fusion():
+        rb, rd = rank_positions(bm25), rank_positions(dense)
+        fused_order(reciprocal_rank_fusion(rb, rd), rb, rd)
+
+    weights = [c.tokens for c in p.candidates]
+    values = [int(1000 + 1e5 / (60 + k)) for k in range(len(weights))]
+    stages = {
+        "validate pool (parse_pool)": lambda: parse_pool(pool),
+        "scan (term hashes)": lambda: scan(texts),
+        "BM25 (kernel)": lambda: bm25_scores_hashed(th, q),
+        "cosine": lambda: cosine_scores(p.query_embedding, [c.embedding for c in p.candidates]),
+        "fusion (ranks, RRF, order)": fusion,
+        "sanitizer (sanitize_text x 500)": lambda: [sanitize_text(t) for t in texts],
+        "MinHash signatures": lambda: hasher.term_hash_signatures(th.values, th.offsets, 3),
+        "dedup pass": lambda: dedup(sigs, 0.75),
+        "knapsack": lambda: solve(weights, values, 4000),
+    }
+    for name, f in stages.items():
+        wall, cpu = _median_ms(f, rounds)
+        rows.append({"bench": "latency", "case": case, "metric": f"stage: {name}",
+                     "value": cpu, "unit": "ms (CPU)", "note": f"wall {wall:.3g} ms"})
+    return rows
+
+
+_MEMORY_CHILD = r"""
+import json, resource, sys, time, tracemalloc
+sys.path.insert(0, {root!r})
+sys.path.insert(0, {bench!r})
+import ckn
+from bench_pack import make_pool
+pool = make_pool(7, n=10_000, dim={dim}, budget=128_000)
+packer = ckn.Packer()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+if {trace}:
+    tracemalloc.start()
+t0 = time.perf_counter()
+result = packer.pack(pool)
+seconds = time.perf_counter() - t0
+peak = tracemalloc.get_traced_memory()[1] if {trace} else None
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"rss_before_kib": before, "rss_after_kib": after, "tracemalloc_peak": peak,
+                  "seconds": seconds, "selected": len(result.receipt["selected_ids"])}}))
+"""
+
+
+def bench_memory(quick: bool) -> list[dict]:
+    dim = 128 if quick else 768
+    rows = []
+    case = f"10,000 x {dim}-dim x 128,000"
+    out = {}
+    for trace in (False, True):
+        code = _MEMORY_CHILD.format(root=str(ROOT), bench=str(Path(__file__).parent), dim=dim,
+                                    trace=trace)
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True)
+        out[trace] = json.loads(proc.stdout.strip().splitlines()[-1])
+    plain = out[False]
+    rows.append({"bench": "memory", "case": case, "metric": "peak RSS before pack (pool built)",
+                 "value": plain["rss_before_kib"] / 1024, "unit": "MiB", "note": ""})
+    rows.append({"bench": "memory", "case": case, "metric": "peak RSS growth during pack",
+                 "value": (plain["rss_after_kib"] - plain["rss_before_kib"]) / 1024,
+                 "unit": "MiB", "note": f"pack took {plain['seconds']:.2f} s, "
+                                        f"{plain['selected']} selected"})
+    rows.append({"bench": "memory", "case": case, "metric": "tracemalloc peak of pack",
+                 "value": out[True]["tracemalloc_peak"] / 2**20, "unit": "MiB",
+                 "note": "Python allocations incl. arrays; malloc'd kernel scratch not traced"})
+    return rows
+
+
+def _throughput(jobs, threads: int) -> float:
+    """Jobs per second when `jobs` (callables) are split over `threads` threads."""
+    chunks = [jobs[k::threads] for k in range(threads)]
+    barrier = threading.Barrier(threads + 1)
+
+    def work(mine):
+        barrier.wait()
+        for job in mine:
+            job()
+
+    ts = [threading.Thread(target=work, args=(c,)) for c in chunks]
+    for t in ts:
+        t.start()
+    t0 = time.perf_counter()
+    barrier.wait()
+    for t in ts:
+        t.join()
+    return len(jobs) / (time.perf_counter() - t0)
+
+
+def bench_threads(rounds: int, quick: bool) -> list[dict]:
+    n_pools = 4 if quick else 8
+    pools = [make_pool(SEED + k) for k in range(n_pools)]
+    packers = [ckn.Packer() for _ in range(n_pools)]
+    for packer, pool in zip(packers, pools):
+        packer.pack(pool)
+    jobs = [lambda pk=pk, pl=pl: pk.pack(pl) for pk, pl in zip(packers, pools)]
+    hasher = MinHasher(64)
+    texts = [c["text"] for pool in pools for c in pool["candidates"]]
+    texts = (texts * (10_000 // len(texts) + 1))[:10_000]
+    kernel_jobs = [lambda part=texts[k::8]: hasher.text_signatures(part) for k in range(8)]
+    rows = []
+    for name, js in (("pack (independent pools)", jobs),
+                     ("MinHasher.text_signatures (kernel)", kernel_jobs)):
+        ratios, one, two = [], [], []
+        for _ in range(max(3, rounds // 3)):
+            t1 = _throughput(js, 1)
+            t2 = _throughput(js, 2)
+            one.append(t1)
+            two.append(t2)
+            ratios.append(t2 / t1)
+        rows.append({"bench": "threads", "case": name, "metric": "2-thread / 1-thread throughput",
+                     "value": statistics.median(ratios), "unit": "x",
+                     "note": f"1 thread {statistics.median(one):.3g} jobs/s, "
+                             f"2 threads {statistics.median(two):.3g} jobs/s; target >= 1.7"})
+    return rows
+
+
+def run(rounds: int = 9, quick: bool = False) -> list[dict]:
+    if quick:
+        rounds = min(rounds, 3)
+    return bench_latency(rounds) + bench_memory(quick) + bench_threads(rounds, quick)
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| bench | case | metric | value | note |", "|---|---|---|---|---|"]
+    for row in rows:
+        lines.append(f"| {row['bench']} | {row['case']} | {row['metric']} | "
+                     f"{row['value']:.3g} {row['unit']} | {row['note']} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="bench_pack", description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--quick", action="store_true",
+                        help="3 rounds, 128-dim memory case, 4 pools for the thread test")
+    parser.add_argument("--json", metavar="FILE", help="write rows and machine notes as JSON")
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    rows = run(rounds=args.rounds, quick=args.quick)
+    load_after = os.getloadavg()
+    print(table(rows))
+    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f}; "
+          f"{os.cpu_count()} CPUs")
+    if args.json:
+        machine = {"python": sys.version.split()[0], "platform": platform.platform(),
+                   "cpus": os.cpu_count(), "load_before": load_before, "load_after": load_after}
+        with open(args.json, "w") as f:
+            json.dump({"machine": machine, "rows": rows}, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
