@@ -12,6 +12,9 @@ value families:
                     overlap) * 100,000 + 0.5) for a pool in fused order (two retrievers' ranks
                     fused by RRF, k = 60; half the chunks overlap an earlier one by U(0, 0.6)), so
                     a few thousand and nearly equal.
+* ``subset_sum``    v = w (a stress family beyond issue 5's four: every item has the same
+                    efficiency, so no bound can fix anything; ckn answers it with a reachability
+                    bitset).
 
 Sizes: 200 items x 8,000 tokens, 1,000 x 128,000 and 5,000 x 128,000.
 
@@ -19,9 +22,10 @@ Contenders, each timed from Python lists to the optimum (what a user would call)
 
 * ``ckn``      ``ckn.knapsack.solve`` (exact, SPEC §8 tie rules)
 * ``ortools``  ``KnapsackSolver`` branch and bound (``init`` + ``solve``)
-* ``dense_c``  a plain dense DP in C (int64 cells, keep-bitset, backtracking), compiled at run
-               time with the system ``cc -O3 -march=native`` into a temporary directory and called
-               through ctypes; skipped when no compiler is found
+* ``dense_c``  a plain dense DP in C (two int64 rows, branch-free so the compiler vectorises it,
+               keep-bitset, backtracking; any optimal selection), compiled at run time with the
+               system ``cc -O3 -march=native`` into a temporary directory and called through
+               ctypes; skipped when no compiler is found
 * ``pulp_cbc`` PuLP model + CBC (fewer rounds and sizes: it is slow)
 
 Each round runs every contender once on the same instance (order rotated per round). Every
@@ -58,7 +62,7 @@ try:
 except ImportError:  # run from a checkout: benchmark the in-place build
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-FAMILIES = ("uncorrelated", "weak", "strong", "pool")
+FAMILIES = ("uncorrelated", "weak", "strong", "pool", "subset_sum")
 SIZES = ((200, 8_000), (1_000, 128_000), (5_000, 128_000))
 QUICK_SIZES = ((200, 8_000), (1_000, 128_000))
 PULP_MAX_N = 1_000          # PuLP + CBC only on the two smaller sizes
@@ -86,6 +90,8 @@ def instance(family: str, n: int, seed: int = 2026) -> tuple[list[int], list[int
         for score in rrf:
             overlap = rng.uniform(0, 0.6) if rng.random() < 0.5 else 0.0
             values.append(math.floor(score * (1 - 0.35 * overlap) * 100_000 + 0.5))
+    elif family == "subset_sum":
+        values = list(weights)
     else:
         raise ValueError(f"family: expected one of {FAMILIES}, got {family!r}")
     return weights, values
@@ -123,29 +129,46 @@ DENSE_C = r"""
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-/* Plain dense 0/1 knapsack: one int64 row updated in place from the top, a keep bit per item
-   and capacity cell, then backtracking from the full capacity. Returns the optimum or -1. */
+/* Plain dense 0/1 knapsack, written to let the compiler vectorise: two int64 rows, a
+   branch-free update that also records a keep byte per cell, the bytes packed into one keep bit
+   per item and cell, then backtracking from the full capacity. Returns the optimum or -1. */
 int64_t dense_knapsack(const int64_t* w, const int64_t* v, int64_t n, int64_t cap,
                        uint8_t* chosen) {
-    int64_t words = (cap + 64) / 64, i, c;
-    int64_t* f = calloc((size_t)(cap + 1), sizeof(int64_t));
+    int64_t span = cap + 1, words = (span + 63) / 64, i, c;
+    int64_t* prev = calloc((size_t)span, sizeof(int64_t));
+    int64_t* next = calloc((size_t)span, sizeof(int64_t));
+    uint8_t* take = calloc((size_t)words * 64, 1);
     uint64_t* keep = calloc((size_t)(n * words), sizeof(uint64_t));
-    if (!f || !keep) { free(f); free(keep); return -1; }
-    for (i = 0; i < n; i++) {
-        uint64_t* row = keep + i * words;
-        int64_t wi = w[i], vi = v[i];
-        for (c = cap; c >= wi; c--) {
-            int64_t cand = f[c - wi] + vi;
-            if (cand > f[c]) { f[c] = cand; row[c >> 6] |= (uint64_t)1 << (c & 63); }
-        }
+    if (!prev || !next || !take || !keep) {
+        free(prev); free(next); free(take); free(keep); return -1;
     }
-    int64_t best = f[cap];
+    for (i = 0; i < n; i++) {
+        int64_t wi = w[i] < span ? w[i] : span, vi = v[i];
+        uint64_t* row = keep + i * words;
+        memcpy(next, prev, (size_t)wi * sizeof(int64_t));
+        memset(take, 0, (size_t)wi);
+        for (c = wi; c < span; c++) {
+            int64_t cand = prev[c - wi] + vi, cur = prev[c];
+            uint8_t t = cand > cur;
+            next[c] = t ? cand : cur;
+            take[c] = t;
+        }
+        for (c = 0; c < words; c++) {     /* eight 0/1 bytes -> eight bits per multiply */
+            uint64_t bits = 0, x;
+            for (int j = 0; j < 8; j++) {
+                memcpy(&x, take + c * 64 + 8 * j, 8);
+                bits |= ((x * 0x0102040810204080ULL) >> 56) << (8 * j);
+            }
+            row[c] = bits;
+        }
+        int64_t* t = prev; prev = next; next = t;
+    }
+    int64_t best = prev[cap];
     if (n > 0) memset(chosen, 0, (size_t)n);
     for (c = cap, i = n - 1; i >= 0; i--) {
         if ((keep[i * words + (c >> 6)] >> (c & 63)) & 1) { chosen[i] = 1; c -= w[i]; }
     }
-    free(f);
-    free(keep);
+    free(prev); free(next); free(take); free(keep);
     return best;
 }
 """
@@ -304,12 +327,18 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="two sizes, no PuLP")
     parser.add_argument("--json", metavar="FILE", help="write rows and machine notes as JSON")
+    parser.add_argument("--families", default=",".join(FAMILIES),
+                        help=f"comma-separated subset of {','.join(FAMILIES)}")
     args = parser.parse_args(argv)
+    families = tuple(x for x in args.families.split(",") if x)
+    for family in families:
+        if family not in FAMILIES:
+            parser.error(f"--families: expected names from {FAMILIES}, got {family!r}")
     load_before = os.getloadavg()
     contenders, notes, dense = _available()
     if dense is not None:
         dense.close()
-    rows = run(rounds=args.rounds, quick=args.quick)
+    rows = run(rounds=args.rounds, quick=args.quick, families=families)
     load_after = os.getloadavg()
     print(table(rows))
     machine = {"python": sys.version.split()[0], "platform": platform.platform(),

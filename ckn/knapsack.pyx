@@ -1,18 +1,25 @@
-"""Exact 0/1 knapsack by dynamic programming over integer weights (SPEC §8).
+"""Exact 0/1 knapsack: bound-based reduction, then dynamic programming (SPEC §8).
 
 Python surface: :func:`solve` and :class:`KnapsackResult`. C surface (``cimport ckn.knapsack``):
 ``knapsack_workspace_size`` and ``knapsack_solve``, documented in ``knapsack.pxd`` and
 ``docs/c-api.md``.
 
-Method. Items that fit the budget are kept in input order; weights are divided by their gcd.
+Method (details and the exactness argument in docs/knapsack.md). Items that fit the budget are
+kept in input order. Reduction: zero-weight items are taken and positive-weight, zero-value
+items dropped; the rest are sorted by efficiency v/w, the Dantzig (LP) bound and a lower bound
+(greedy, then exact DPs over a growing core around the break item) are computed, and every
+item whose LP bound with its break-solution value flipped is strictly below the lower bound is
+fixed, because every optimal solution agrees on it. The exact tie-rule DP then runs over the
+free items only, capacity = budget minus the fixed-in weight, weights divided by their gcd.
 A suffix DP ``G_i(c)`` (best value of items i..m-1 within capacity c) is built from the last
-item to the first, ``O(m · C)`` time for capacity ``C = min(budget, Σ fitting weights) / gcd``.
-The optimum V is ``G_0(C)`` and the fewest-tokens weight ``W*`` the smallest c with
-``G_0(c) = V``. Walking items first to last from capacity ``W*`` and taking an item whenever
-taking it still reaches the optimum gives the lexicographically greatest indicator vector among
-optimal, fewest-token subsets. The walk reads a keep-bitset (1 bit per item and cell); when that
-table would exceed ``max_memory``, a Hirschberg-style divide and conquer finds the same path
-with O(C) working memory in O(m · C) time (see docs/knapsack.md).
+item to the first in one in-place row (int32 cells when the values' sum fits, AVX2 or SSE2
+kernels chosen at run time), ``O(m · C)`` time. The optimum V is ``G_0(C)`` and the
+fewest-tokens weight ``W*`` the smallest c with ``G_0(c) = V``. Walking items first to last from
+capacity ``W*`` and taking an item whenever taking it still reaches the optimum gives the
+lexicographically greatest indicator vector among optimal, fewest-token subsets. The walk reads
+a keep-bitset (1 bit per item and cell); when every free item has one common efficiency a
+reachability bitset replaces the value DP; when the table would exceed ``max_memory``, a
+Hirschberg-style divide and conquer finds the same path with O(C) working memory.
 """
 
 from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
@@ -1026,7 +1033,9 @@ def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
         ``indices`` (ascending), ``total_value``, ``total_weight``. Ties: fewest total weight,
         then prefer lower indices lexicographically.
 
-    Complexity: O(n · C) time for C = min(budget, Σ fitting weights) / gcd(weights).
+    Complexity: O(n log n) for the reduction, then O(k · C') for the k items it leaves free and
+    C' = min(budget - fixed-in weight, Σ free weights) / gcd; at worst O(n · C) for
+    C = min(budget, Σ fitting weights) / gcd(weights). Same answer on every path.
 
     Examples
     --------
