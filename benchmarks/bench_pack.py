@@ -18,6 +18,10 @@ U(60..400), Gaussian embeddings (Python lists of floats, as ``json.load`` gives 
   (``threading``); throughput ratio (target: >= 1.7x on 2 cores), plus the same for a
   kernel-only job (``MinHasher.text_signatures`` of 10,000 chunks split in two) to show that
   the kernels release the GIL.
+* ``gil``: a pure-Python counter thread's progress while each kernel runs, relative to its
+  progress while the main thread sleeps (a kernel holding the GIL starves it: ~0; a kernel
+  that releases it lets it run). Meaningful even when the machine is too busy for the
+  two-thread throughput test.
 
 ``run(rounds=9, quick=False) -> list[dict]`` returns rows with keys ``bench``, ``case``,
 ``metric``, ``value``, ``unit`` and ``note``; ``main`` prints them and writes JSON
@@ -172,8 +176,10 @@ def bench_memory(quick: bool) -> list[dict]:
     return rows
 
 
-def _throughput(jobs, threads: int) -> float:
-    """Jobs per second when `jobs` (callables) are split over `threads` threads."""
+def _throughput(jobs, threads: int) -> tuple[float, float]:
+    """(jobs per second, process CPU seconds per wall second) when `jobs` (callables) are
+    split over `threads` threads. A CPU/wall ratio above 1 means threads really ran in
+    parallel, i.e. the GIL was released (how far above is capped by the free cores)."""
     chunks = [jobs[k::threads] for k in range(threads)]
     barrier = threading.Barrier(threads + 1)
 
@@ -185,11 +191,12 @@ def _throughput(jobs, threads: int) -> float:
     ts = [threading.Thread(target=work, args=(c,)) for c in chunks]
     for t in ts:
         t.start()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     barrier.wait()
     for t in ts:
         t.join()
-    return len(jobs) / (time.perf_counter() - t0)
+    wall = time.perf_counter() - t0
+    return len(jobs) / wall, (time.process_time() - c0) / wall
 
 
 def bench_threads(rounds: int, quick: bool) -> list[dict]:
@@ -206,24 +213,92 @@ def bench_threads(rounds: int, quick: bool) -> list[dict]:
     rows = []
     for name, js in (("pack (independent pools)", jobs),
                      ("MinHasher.text_signatures (kernel)", kernel_jobs)):
-        ratios, one, two = [], [], []
+        ratios, one, two, util = [], [], [], []
         for _ in range(max(3, rounds // 3)):
-            t1 = _throughput(js, 1)
-            t2 = _throughput(js, 2)
+            t1, _ = _throughput(js, 1)
+            t2, u2 = _throughput(js, 2)
             one.append(t1)
             two.append(t2)
+            util.append(u2)
             ratios.append(t2 / t1)
         rows.append({"bench": "threads", "case": name, "metric": "2-thread / 1-thread throughput",
                      "value": statistics.median(ratios), "unit": "x",
                      "note": f"1 thread {statistics.median(one):.3g} jobs/s, "
-                             f"2 threads {statistics.median(two):.3g} jobs/s; target >= 1.7"})
+                             f"2 threads {statistics.median(two):.3g} jobs/s; target >= 1.7; "
+                             f"with 2 threads the process used {statistics.median(util):.2f} "
+                             f"CPU-s per s (1.0 = serialised by the GIL or by a busy machine)"})
+    return rows
+
+
+def _probe_rate(action, seconds: float = 0.0) -> float:
+    """Iterations per second of a pure-Python counter thread while `action` runs (or while
+    the main thread sleeps `seconds`)."""
+    stop = threading.Event()
+    count = [0]
+
+    def spin():
+        n = 0
+        while not stop.is_set():
+            n += 1
+        count[0] = n
+
+    t = threading.Thread(target=spin)
+    t.start()
+    time.sleep(0.02)
+    t0 = time.perf_counter()
+    c0 = count[0]
+    if action is None:
+        time.sleep(seconds)
+    else:
+        action()
+    wall = time.perf_counter() - t0
+    stop.set()
+    t.join()
+    return (count[0] - c0) / wall
+
+
+def bench_gil(rounds: int) -> list[dict]:
+    """Does each kernel let another Python thread run? The probe's rate while the kernel runs,
+    relative to its rate while the main thread sleeps: ~0 if the GIL is held throughout, a
+    large fraction if it is released (the two threads then share the free CPU)."""
+    pools = [make_pool(SEED + k) for k in range(4)]
+    texts = [c["text"] for pool in pools for c in pool["candidates"]] * 5
+    th = scan(texts)
+    q = text_hashes(pools[0]["query"])
+    hasher = MinHasher(64)
+    sigs = hasher.term_hash_signatures(th.values, th.offsets, 3)
+    qe = parse_pool(pools[0]).query_embedding
+    embs = [parse_pool(pl).candidates[k].embedding for pl in pools for k in range(500)] * 5
+    rnd = random.Random(SEED)
+    floats = [rnd.random() for _ in range(1_000_000)]
+    jobs = {
+        "scan (10,000 chunks)": lambda: scan(texts),
+        "BM25 kernel (10,000 chunks)": lambda: bm25_scores_hashed(th, q),
+        "MinHash text_signatures (10,000)": lambda: hasher.text_signatures(texts),
+        "dedup (10,000 signatures)": lambda: dedup(sigs, 0.75),
+        "cosine (10,000 x 768)": lambda: cosine_scores(qe, embs),
+        "control: sorted() of 1M floats (C code holding the GIL)": lambda: sorted(floats),
+    }
+    rows = []
+    for name, job in jobs.items():
+        ratios = []
+        for _ in range(max(3, rounds // 3)):
+            t0 = time.perf_counter()
+            busy = _probe_rate(job)
+            elapsed = time.perf_counter() - t0
+            idle = _probe_rate(None, elapsed)
+            ratios.append(busy / idle)
+        rows.append({"bench": "gil", "case": name, "metric": "probe thread progress",
+                     "value": statistics.median(ratios), "unit": "x idle",
+                     "note": "a Python thread's progress while this runs, vs. while idle"})
     return rows
 
 
 def run(rounds: int = 9, quick: bool = False) -> list[dict]:
     if quick:
         rounds = min(rounds, 3)
-    return bench_latency(rounds) + bench_memory(quick) + bench_threads(rounds, quick)
+    return (bench_latency(rounds) + bench_memory(quick) + bench_threads(rounds, quick)
+            + bench_gil(rounds))
 
 
 def table(rows: list[dict]) -> str:
