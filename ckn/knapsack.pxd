@@ -6,10 +6,11 @@ from libc.stdint cimport uint8_t
 from ckn.typedefs cimport index_t, value_t, weight_t
 
 
-# Bytes of workspace knapsack_solve() needs for these weights and budget. The keep-bitset
-# table (1 bit per item x capacity cell) is used when it fits in max_memory; otherwise the
-# size returned is the O(n + capacity) divide-and-conquer workspace plus whatever of
-# max_memory is left for bitset base cases. Returns 0 when the arguments are invalid (n < 0,
+# Bytes of workspace knapsack_solve() needs for these weights and budget: the O(n) index list
+# and bound-reduction scratch, then the DP area. The keep-bitset table (1 bit per item x
+# capacity cell) is used when it fits in max_memory; otherwise the DP area is the
+# O(capacity) divide-and-conquer workspace plus whatever of max_memory is left for bitset
+# base cases. Returns 0 when the arguments are invalid (n < 0,
 # budget < 0, a negative weight) and SIZE_MAX when the size does not fit in size_t.
 cdef size_t knapsack_workspace_size(const weight_t* weights, index_t n, weight_t budget,
                                     size_t max_memory) noexcept nogil
@@ -22,7 +23,8 @@ cdef size_t knapsack_workspace_size(const weight_t* weights, index_t n, weight_t
 # overwritten). selected: caller-owned, n bytes, set to 1 for chosen items and 0 otherwise.
 # total_value, total_weight: set to the sums over the chosen items.
 # Returns CKN_OK, CKN_EINVAL (n < 0, budget < 0, negative weight or value),
-# CKN_EOVERFLOW (sum of values > INT64_MAX) or CKN_ENOMEM (workspace_size too small).
+# CKN_EOVERFLOW (sum of values > INT64_MAX) or CKN_ENOMEM (workspace_size too small for the
+# DP; a workspace without room for the reduction scratch is accepted and the reduction skipped).
 # Thread-safe for distinct output/workspace buffers.
 cdef int knapsack_solve(const weight_t* weights, const value_t* values, index_t n,
                         weight_t budget, void* workspace, size_t workspace_size,
