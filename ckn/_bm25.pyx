@@ -11,7 +11,7 @@ from libc.math cimport log
 from libc.stdlib cimport calloc, free, malloc
 from libc.stdint cimport uint64_t
 
-from ckn.errors import CknMemoryError
+from ckn.errors import CknMemoryError, CknValueError
 from ckn.typedefs cimport hash_t, index_t
 
 import array as _pyarray
@@ -89,7 +89,15 @@ def bm25_csr(const hash_t[::1] values, const index_t[::1] offsets, const hash_t[
     Inputs are trusted (checked by ``ckn.bm25.bm25_scores_hashed``)."""
     cdef Py_ssize_t n_docs = offsets.shape[0] - 1
     cdef Py_ssize_t nq = query.shape[0]
-    if n_docs <= 0:
+    cdef Py_ssize_t d
+    if n_docs < 0:
+        raise CknValueError("documents: offsets must have n + 1 >= 1 entries, got none")
+    for d in range(n_docs + 1):     # the kernel reads values[offsets[0] .. offsets[n])
+        if offsets[d] < 0 or offsets[d] > values.shape[0] or (d and offsets[d] < offsets[d - 1]):
+            raise CknValueError(f"documents: offsets[{d}] = {offsets[d]} breaks 0 <= "
+                                f"offsets[0] <= ... <= offsets[n] <= len(values) = "
+                                f"{values.shape[0]}")
+    if n_docs == 0:
         return []
     cdef int bits = 0
     while ((<Py_ssize_t>1) << bits) < 8 * nq or bits < 6:   # sparse: a miss stops at once

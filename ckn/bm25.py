@@ -157,6 +157,18 @@ def bm25_scores_hashed(
 
     from ._bm25 import bm25_csr
 
-    values, offsets = documents
+    try:
+        values, offsets = documents
+    except (TypeError, ValueError):
+        raise CknTypeError("documents: expected a (values, offsets) pair, e.g. ckn.scanner.scan(...)"
+                           ) from None
+    try:
+        memoryview(values)
+    except TypeError:
+        values = array("Q", values)
+    try:
+        memoryview(offsets)
+    except TypeError:
+        offsets = array("q", offsets)
     distinct = array("Q", dict.fromkeys(query))
     return bm25_csr(values, offsets, distinct, float(k1), float(b))

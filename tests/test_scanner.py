@@ -171,6 +171,17 @@ def test_bm25_hashed_rejects_bad_parameters(kwargs):
         bm25_scores_hashed(scan(["a"]), text_hashes("a"), **kwargs)
 
 
+def test_bm25_hashed_accepts_lists_and_checks_offsets():
+    th = scan(["a b", "b"])
+    want = bm25_scores_hashed(th, text_hashes("b"))
+    assert bm25_scores_hashed((list(th.values), list(th.offsets)), list(text_hashes("b"))) == want
+    for offsets in ([0, 3, 2], [0, 2, 4], [-1, 1, 3], [1, 0, 3]):
+        with pytest.raises(CknValueError, match="offsets"):
+            bm25_scores_hashed((th.values, offsets), text_hashes("b"))
+    with pytest.raises(CknTypeError):
+        bm25_scores_hashed(th.values, text_hashes("b"))
+
+
 def test_bm25_hashed_rejects_a_str_query():
     with pytest.raises(CknTypeError):
         bm25_scores_hashed(scan(["a"]), "a")
