@@ -1,0 +1,144 @@
+"""Every performance claim of docs/performance.md, side by side with the peers, in one command.
+
+Usage::
+
+    python -m pip install -e '.[bench]'
+    python benchmarks/run.py [--rounds N] [--quick] [--out DIR]
+
+Runs ``bench_knapsack``, ``bench_text`` and ``bench_pack`` (each also runnable alone), checks
+every issue-5 target against the measured ratios, and writes ``DIR/results.json`` and
+``DIR/ratios.png`` (default DIR: ``benchmarks/results``). Prints one line per target with
+``PASS``/``MISS``; exit status 0 either way (a benchmark reports, it does not gate), 1 if a
+contender's answer was wrong.
+"""
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bench_knapsack  # noqa: E402
+import bench_pack  # noqa: E402
+import bench_text  # noqa: E402
+
+
+def _rows(rows, **match):
+    return [r for r in rows if all(r.get(k) == v for k, v in match.items())]
+
+
+def knapsack_targets(rows) -> list[tuple[str, bool, str]]:
+    """ckn <= OR-Tools, <= 1/10 PuLP+CBC, <= 1.1x the dense DP, per family and size."""
+    out = []
+    for r in rows:
+        if r["contender"] == "ckn":
+            continue
+        where = f"{r['family']} {r['n']}x{r['budget']}"
+        ratio = r["ratio_vs_ckn"]  # contender time / ckn time
+        if r["contender"] == "ortools":
+            out.append((f"knapsack {where}: ckn <= OR-Tools", ratio >= 1.0, f"OR-Tools/ckn = {ratio:.2f}"))
+        elif r["contender"] == "pulp_cbc":
+            out.append((f"knapsack {where}: ckn <= 1/10 PuLP+CBC", ratio >= 10.0, f"CBC/ckn = {ratio:.1f}"))
+        elif r["contender"] == "dense_c":
+            out.append((f"knapsack {where}: ckn <= 1.1x dense DP", ratio >= 1 / 1.1, f"dense/ckn = {ratio:.2f}"))
+    return out
+
+
+def text_targets(rows) -> list[tuple[str, bool, str]]:
+    out = []
+    for r in _rows(rows, bench="bm25"):
+        if r["contender"] in ("rank_bm25", "bm25s"):
+            out.append((f"BM25 1,000 chunks: ckn >= 10x {r['contender']}", r["ratio_vs_ckn"] >= 10,
+                        f"{r['contender']}/ckn = {r['ratio_vs_ckn']:.1f}"))
+    for r in _rows(rows, bench="minhash_text", contender="rensa"):
+        out.append(("MinHash text->signatures 10,000 chunks: ckn >= 3x Python shingling + rensa",
+                    r["ratio_vs_ckn"] >= 3, f"rensa/ckn = {r['ratio_vs_ckn']:.2f}"))
+    for r in _rows(rows, bench="minhash_hashes", contender="rensa"):
+        out.append(("MinHash from shingle hashes: ckn at least as fast as rensa",
+                    r["ratio_vs_ckn"] >= 1, f"rensa/ckn = {r['ratio_vs_ckn']:.2f}"))
+    return out
+
+
+def pack_targets(rows) -> list[tuple[str, bool, str]]:
+    out = []
+    for r in rows:
+        if r["bench"] == "latency" and r["metric"] == "median_wall":
+            out.append(("pack 500 x 768 x 4,000: median <= 3 ms", r["value"] <= 3.0,
+                        f"{r['value']:.2f} {r['unit']}"))
+        if r["bench"] == "threads" and r["metric"] == "throughput_ratio" and r["case"].startswith("pack"):
+            out.append(("two threads packing: >= 1.7x one thread", r["value"] >= 1.7,
+                        f"{r['value']:.2f}x ({r['note']})"))
+        if r["bench"] == "memory" and r["metric"].startswith("peak"):
+            out.append((f"memory 10,000 x 128,000: {r['metric']} (reported)", True,
+                        f"{r['value']} {r['unit']}"))
+    return out
+
+
+def chart(results: dict, path: Path) -> bool:
+    """Bar chart of peer time / ckn time (log scale); False when matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    labels, ratios = [], []
+    for r in results["knapsack"]:
+        if r["contender"] != "ckn":
+            labels.append(f"knapsack {r['family']} {r['n']}: {r['contender']}")
+            ratios.append(r["ratio_vs_ckn"])
+    for r in results["text"]:
+        if r["contender"] != "ckn":
+            labels.append(f"{r['bench']}: {r['contender']}")
+            ratios.append(r["ratio_vs_ckn"])
+    fig, ax = plt.subplots(figsize=(9, 0.28 * len(labels) + 1.2))
+    ax.barh(range(len(labels)), ratios, color=["tab:green" if x >= 1 else "tab:red" for x in ratios])
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(labels)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("peer time / ckn time (median of per-round ratios; > 1: ckn faster)")
+    ax.set_title("ckn vs peers, same process, same inputs")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--quick", action="store_true", help="smaller and fewer rounds")
+    parser.add_argument("--out", type=Path, default=HERE / "results")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    results = {
+        "machine": {"platform": platform.platform(), "python": platform.python_version(),
+                    "cpus": os.cpu_count(), "loadavg_start": os.getloadavg()},
+        "knapsack": bench_knapsack.run(rounds=args.rounds, quick=args.quick),
+        "text": bench_text.run(rounds=args.rounds, quick=args.quick),
+        "pack": bench_pack.run(rounds=max(args.rounds, 9), quick=args.quick),
+    }
+    results["machine"]["loadavg_end"] = os.getloadavg()
+    results["seconds"] = round(time.time() - started, 1)
+    targets = knapsack_targets(results["knapsack"]) + text_targets(results["text"]) + pack_targets(results["pack"])
+    results["targets"] = [{"target": t, "met": ok, "measured": m} for t, ok, m in targets]
+    (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
+    drew = chart(results, args.out / "ratios.png")
+    for t, ok, m in targets:
+        print(f"{'PASS' if ok else 'MISS'}  {t}: {m}")
+    print(f"wrote {args.out / 'results.json'}" + (f" and {args.out / 'ratios.png'}" if drew else ""))
+    wrong = [r for r in results["knapsack"] if not r.get("value_ok", True)]
+    wrong += [r for r in results["text"] if not r.get("ok", True)]
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
