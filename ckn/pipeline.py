@@ -60,7 +60,10 @@ class Chunk:
 
 
 _CHUNK_FIELDS = frozenset(f.name for f in dataclass_fields(Chunk))
-_CHUNK_DEFAULTS = {f.name: f.default for f in dataclass_fields(Chunk) if f.default is not MISSING}
+# Every field in declaration order (so that vars(chunk) is ordered as Chunk(...) orders it);
+# the required ones are always overwritten by _ranked_chunk.
+_CHUNK_TEMPLATE = {f.name: None if f.default is MISSING else f.default
+                   for f in dataclass_fields(Chunk)}
 
 
 def replace(chunk: Chunk, **changes) -> Chunk:
@@ -80,7 +83,7 @@ def _ranked_chunk(**values) -> Chunk:
     """``Chunk(**values)`` for the rank stage's fields, built the fast way (see replace)."""
     new = object.__new__(Chunk)
     state = new.__dict__
-    state.update(_CHUNK_DEFAULTS)
+    state.update(_CHUNK_TEMPLATE)
     state.update(values)
     return new
 
