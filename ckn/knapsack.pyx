@@ -775,7 +775,8 @@ cdef index_t _reduce(const weight_t* weights, const value_t* values, index_t* el
     cdef int64_t* W = <int64_t*>(tmp + m)
     cdef int64_t* V = W + (m + 1)
     cdef index_t j, i, p = 0, b, pos, lo, hi, half = 8, free, k
-    cdef int64_t lb, ub, cap, u, best, fixed_in, free_w, free_cells, core_cells, next_cells
+    cdef int64_t lb, ub, cap, u, best, fixed_in, free_w
+    cdef double free_cells, core_cells   # cost estimates (double: no overflow)
     cdef int64_t prev_lb = -1, sum_w = 0
     # Every fitting weight and value below 2**31: efficiency comparisons (v_i * w_j) and bound
     # fractions (rem * v_k with rem < w_k) are then exact in int64.
@@ -834,11 +835,12 @@ cdef index_t _reduce(const weight_t* weights, const value_t* values, index_t* el
             else:
                 free += 1
                 free_w += weights[order[pos]]
-        free_cells = free * ((c - fixed_in if c - fixed_in < free_w else free_w) // g + 1)
-        core_cells = (hi - lo) * (cap // g + 1)
-        next_cells = 4 * core_cells
+        free_cells = <double>free * <double>((c - fixed_in if c - fixed_in < free_w else free_w) // g + 1)
+        core_cells = <double>(hi - lo) * <double>(cap // g + 1)
+        # Stop when the bound cannot or did not improve, or the next (doubled) core would cost
+        # more than 1/16 of the DP this bound leaves.
         if (lb >= ub or lb == prev_lb or (lo == 0 and hi == p)
-                or next_cells > (free_cells >> 4)):
+                or 4.0 * core_cells > free_cells / 16.0):
             break
         prev_lb = lb
         half *= 2
