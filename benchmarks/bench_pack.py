@@ -24,8 +24,11 @@ U(60..400), Gaussian embeddings (Python lists of floats, as ``json.load`` gives 
   two-thread throughput test.
 
 ``run(rounds=9, quick=False) -> list[dict]`` returns rows with keys ``bench``, ``case``,
-``metric``, ``value``, ``unit`` and ``note``; ``main`` prints them and writes JSON
-(``--json``) with machine notes.
+``metric``, ``value``, ``unit`` and ``note``. Metrics: ``latency``: ``median_wall`` and
+``median_cpu`` (ms) of one pack, then ``stage: <name>`` (ms CPU); ``memory``: ``peak RSS
+before pack (pool built)``, ``peak RSS growth during pack``, ``peak tracemalloc during pack``
+(MiB); ``threads``: ``throughput_ratio`` (2 threads / 1 thread); ``gil``: ``probe_progress``.
+``main`` prints them and writes JSON (``--json``) with machine notes.
 """
 
 from __future__ import annotations
@@ -93,9 +96,9 @@ def bench_latency(rounds: int) -> list[dict]:
     rows = []
     wall, cpu = _median_ms(lambda: packer.pack(pool), rounds)
     case = "500 x 768 x 4,000"
-    rows.append({"bench": "latency", "case": case, "metric": "pack median (wall)", "value": wall,
+    rows.append({"bench": "latency", "case": case, "metric": "median_wall", "value": wall,
                  "unit": "ms", "note": "target <= 3 ms"})
-    rows.append({"bench": "latency", "case": case, "metric": "pack median (thread CPU)",
+    rows.append({"bench": "latency", "case": case, "metric": "median_cpu",
                  "value": cpu, "unit": "ms", "note": ""})
     # stages, each timed on its own
     p = parse_pool(pool)
@@ -170,7 +173,7 @@ def bench_memory(quick: bool) -> list[dict]:
                  "value": (plain["rss_after_kib"] - plain["rss_before_kib"]) / 1024,
                  "unit": "MiB", "note": f"pack took {plain['seconds']:.2f} s, "
                                         f"{plain['selected']} selected"})
-    rows.append({"bench": "memory", "case": case, "metric": "tracemalloc peak of pack",
+    rows.append({"bench": "memory", "case": case, "metric": "peak tracemalloc during pack",
                  "value": out[True]["tracemalloc_peak"] / 2**20, "unit": "MiB",
                  "note": "Python allocations incl. arrays; malloc'd kernel scratch not traced"})
     return rows
@@ -221,7 +224,7 @@ def bench_threads(rounds: int, quick: bool) -> list[dict]:
             two.append(t2)
             util.append(u2)
             ratios.append(t2 / t1)
-        rows.append({"bench": "threads", "case": name, "metric": "2-thread / 1-thread throughput",
+        rows.append({"bench": "threads", "case": name, "metric": "throughput_ratio",
                      "value": statistics.median(ratios), "unit": "x",
                      "note": f"1 thread {statistics.median(one):.3g} jobs/s, "
                              f"2 threads {statistics.median(two):.3g} jobs/s; target >= 1.7; "
@@ -288,7 +291,7 @@ def bench_gil(rounds: int) -> list[dict]:
             elapsed = time.perf_counter() - t0
             idle = _probe_rate(None, elapsed)
             ratios.append(busy / idle)
-        rows.append({"bench": "gil", "case": name, "metric": "probe thread progress",
+        rows.append({"bench": "gil", "case": name, "metric": "probe_progress",
                      "value": statistics.median(ratios), "unit": "x idle",
                      "note": "a Python thread's progress while this runs, vs. while idle"})
     return rows
