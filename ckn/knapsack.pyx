@@ -944,15 +944,6 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
     return CKN_OK
 
 
-cdef index_t _fewest_tokens_cell(const int64_t* row, index_t span) noexcept nogil:
-    """Smallest cell holding the row's maximum (rows of the <= formulation are non-decreasing)."""
-    cdef index_t c = span - 1
-    cdef int64_t best = row[span - 1]
-    while c > 0 and row[c - 1] == best:
-        c -= 1
-    return c
-
-
 # ----------------------------------------------------------------------------- Python wrapper
 
 class KnapsackResult(NamedTuple):
