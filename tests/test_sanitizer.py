@@ -322,6 +322,13 @@ def test_eval_command_prints_json(capsys):
     assert set(report["recall_by_family"]) == set(FAMILIES)
 
 
+def test_eval_command_reports_every_corpus(capsys):
+    assert main(["--corpus", str(CORPUS), "--corpus", str(PROBES_V2), "--json", "--no-speed"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["corpora"]) == [CORPUS.name, PROBES_V2.name]
+    assert report["corpora"][PROBES_V2.name]["attack_lines"] >= 150
+
+
 def test_eval_command_rejects_a_missing_corpus(capsys, tmp_path):
     assert main(["--corpus", str(tmp_path / "nope.jsonl"), "--no-speed"]) == 2
     assert "corpus not found" in capsys.readouterr().err
