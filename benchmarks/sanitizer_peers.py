@@ -1,6 +1,9 @@
 """Compare ckn's line sanitizer with two offline peer approaches on the same labelled corpus.
 
-    python benchmarks/sanitizer_peers.py [--corpus tests/data/injection_corpus.jsonl]
+    python benchmarks/sanitizer_peers.py [--corpus tests/data/injection_corpus.jsonl ...]
+
+(default: every ``tests/data/injection_*.jsonl``; the output maps each corpus file name to its
+report)
 
 Prints JSON: for each approach, recall (overall, per language, per family), false-positive rate
 and lines/s over the corpus. The peers, reimplemented here because neither needs a model or a
@@ -110,18 +113,21 @@ def measure(detect, records: list[dict]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--corpus", type=Path, action="append", help="repeatable")
     args = parser.parse_args(argv)
-    records = [json.loads(line) for line in args.corpus.read_text("utf-8").splitlines() if line.strip()]
-    report = {
-        name: measure(detect, records)
-        for name, detect in (
-            ("ckn_sanitizer", ckn_sanitizer),
-            ("rebuff_heuristic", rebuff_heuristic),
-            ("rebuff_heuristic_0.5", lambda line: rebuff_heuristic(line, 0.5)),
-            ("keyword_blocklist", keyword_blocklist),
-        )
-    }
+    corpora = args.corpus or [CORPUS, *sorted(p for p in CORPUS.parent.glob("injection_*.jsonl") if p != CORPUS)]
+    report = {}
+    for path in corpora:
+        records = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+        report[path.name] = {
+            name: measure(detect, records)
+            for name, detect in (
+                ("ckn_sanitizer", ckn_sanitizer),
+                ("rebuff_heuristic", rebuff_heuristic),
+                ("rebuff_heuristic_0.5", lambda line: rebuff_heuristic(line, 0.5)),
+                ("keyword_blocklist", keyword_blocklist),
+            )
+        }
     json.dump(report, sys.stdout, indent=2)
     print()
     return 0
