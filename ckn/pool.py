@@ -12,10 +12,7 @@ from dataclasses import dataclass
 from .errors import InputError, InputTypeError
 from .params import PARAMETER_NAMES, Params, closest_name
 
-try:  # compiled one-pass validation of float lists (None: take the checks below)
-    from . import _dense
-except ImportError:  # pragma: no cover - a source checkout that was not built
-    _dense = None
+from . import _dense  # compiled one-pass paths for float lists and float64 buffers
 
 __all__ = ["Candidate", "Pool", "parse_pool", "check_overrides"]
 
@@ -60,10 +57,9 @@ def _json_type(x) -> str:
 
 def _vector(path: str, x) -> array:
     """``x`` as array('d') of finite numbers (lists, tuples, array.array, numpy arrays)."""
-    if _dense is not None:  # one compiled pass for float lists and float64 buffers
-        out = _dense.float64_array(x)
-        if out is not None:
-            return out
+    out = _dense.float64_array(x)  # one compiled pass; None: take the checks below
+    if out is not None:
+        return out
     if isinstance(x, (str, bytes, bytearray, Mapping)) or not hasattr(x, "__len__"):
         raise InputTypeError(path, f"expected an array of numbers, got {_json_type(x)}")
     if isinstance(x, (list, tuple)) and bool in set(map(type, x)):  # JSON booleans are not numbers

@@ -17,10 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from .errors import CknTypeError, CknValueError
 
-try:  # compiled fast path for float lists and float64 buffers (same results, bit for bit)
-    from . import _dense
-except ImportError:  # pragma: no cover - a source checkout that was not built
-    _dense = None
+from . import _dense  # compiled one-pass paths for float lists and float64 buffers
 
 __all__ = ["cosine_similarity", "cosine_scores"]
 
