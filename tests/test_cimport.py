@@ -69,3 +69,10 @@ def test_minhash_kernels_through_cimport(consumer):
     assert signatures[0] == list(hasher.text_signature(spec))
     assert signatures[1] == list(hasher.text_signature(overview))
     assert sim == 0.03125
+
+
+def test_scanner_kernel_through_cimport(consumer):
+    text = "Durable Object_SQLite: alarms retry 6 times, e.g. x2-y3."
+    assert consumer.ascii_term_hashes(text.encode("ascii")) == list(
+        ckn.minhash.term_hashes(terms(text)))
+    assert consumer.ascii_term_hashes(b"") == []

@@ -6,6 +6,7 @@ from libc.stdlib cimport free, malloc
 from ckn.knapsack cimport knapsack_solve, knapsack_workspace_size
 from ckn.minhash cimport (minhash_fnv1a64, minhash_parameters, minhash_shingle_count,
                           minhash_shingles, minhash_signature, minhash_similarity)
+from ckn.scanner cimport scanner_ascii_max_terms, scanner_ascii_terms
 from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, hash_t, slot_t
 
 
@@ -80,6 +81,18 @@ def minhash(list texts, Py_ssize_t permutations):
     free(a)
     free(b)
     free(sigs)
+    return result
+
+
+def ascii_term_hashes(bytes text):
+    """SPEC §4 term hashes of a pure-ASCII text, scanned inside ``with nogil``."""
+    cdef Py_ssize_t n = len(text), count
+    cdef const unsigned char* data = <const unsigned char*><char*>text
+    cdef hash_t* out = <hash_t*>malloc(max(scanner_ascii_max_terms(n), 1) * sizeof(hash_t))
+    with nogil:
+        count = scanner_ascii_terms(data, n, out)
+    result = [out[i] for i in range(count)]
+    free(out)
     return result
 
 
