@@ -335,51 +335,77 @@ cdef double minhash_jaccard(const slot_t* x1, Py_ssize_t n1,
     return <double>common / <double>(n1 + n2 - common)
 
 
+cdef struct _Best:
+    Py_ssize_t top       # most equal slots against any earlier kept chunk
+    Py_ssize_t eq        # equal slots of the chosen duplicate (-1: none yet)
+    Py_ssize_t j         # the chosen kept chunk (-1: none)
+    double exact         # its exact Jaccard (-1: not computed)
+
+
+cdef inline void _best_reset(_Best* b) noexcept nogil:
+    b.top = 0
+    b.eq = -1
+    b.j = -1
+    b.exact = -1.0
+
+
+cdef inline void _best_offer(_Best* b, Py_ssize_t i, Py_ssize_t j, Py_ssize_t eq,
+                             Py_ssize_t permutations, double threshold,
+                             const index_t* set_offsets, const slot_t* set_values) noexcept nogil:
+    """Consider kept chunk j < i with ``eq`` equal slots (candidates come in ascending j, so a
+    tie keeps the higher-ranked one); with sets, the exact Jaccard must also qualify."""
+    cdef double exact
+    if eq > b.top:
+        b.top = eq
+    if eq <= b.eq:
+        return
+    if not (<double>eq / <double>permutations >= threshold):
+        return
+    if set_offsets != NULL:
+        exact = minhash_jaccard(
+            set_values + set_offsets[i], set_offsets[i + 1] - set_offsets[i],
+            set_values + set_offsets[j], set_offsets[j + 1] - set_offsets[j])
+        if not (exact >= threshold):
+            return
+        b.exact = exact
+    b.eq = eq
+    b.j = j
+
+
+cdef inline void _best_write(const _Best* b, Py_ssize_t i, Py_ssize_t permutations, uint8_t* kept,
+                             index_t* duplicate_of, double* similarity,
+                             double* exact_jaccard) noexcept nogil:
+    """Chunk i's dedup outputs (see minhash_dedup in minhash.pxd)."""
+    if b.j < 0:
+        kept[i] = 1
+        duplicate_of[i] = -1
+        similarity[i] = <double>b.top / <double>permutations
+        exact_jaccard[i] = -1.0
+    else:
+        kept[i] = 0
+        duplicate_of[i] = b.j
+        similarity[i] = <double>b.eq / <double>permutations
+        exact_jaccard[i] = b.exact
+
+
 cdef int minhash_dedup(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
                        double threshold, const index_t* set_offsets, const slot_t* set_values,
                        uint8_t* kept, index_t* duplicate_of, double* similarity,
                        double* exact_jaccard) noexcept nogil:
-    cdef Py_ssize_t i, j, eq, top, best_eq, best_j
-    cdef double est, exact, best_exact
+    cdef Py_ssize_t i, j
+    cdef _Best best
     cdef const slot_t* row
     if n < 0 or permutations < 1 or not (threshold > 0.0 and threshold <= 1.0):
         return CKN_EINVAL
     for i in range(n):
         row = signatures + i * permutations
-        top = 0
-        best_j = -1
-        best_eq = -1
-        best_exact = -1.0
+        _best_reset(&best)
         for j in range(i):
             if not kept[j]:
                 continue
-            eq = _equal_slots(row, signatures + j * permutations, permutations)
-            if eq > top:
-                top = eq
-            if eq <= best_eq:       # cannot beat the current best (ties keep the lower j)
-                continue
-            est = <double>eq / <double>permutations
-            if not (est >= threshold):
-                continue
-            if set_offsets != NULL:
-                exact = minhash_jaccard(
-                    set_values + set_offsets[i], set_offsets[i + 1] - set_offsets[i],
-                    set_values + set_offsets[j], set_offsets[j + 1] - set_offsets[j])
-                if not (exact >= threshold):
-                    continue
-                best_exact = exact
-            best_eq = eq
-            best_j = j
-        if best_j < 0:
-            kept[i] = 1
-            duplicate_of[i] = -1
-            similarity[i] = <double>top / <double>permutations
-            exact_jaccard[i] = -1.0
-        else:
-            kept[i] = 0
-            duplicate_of[i] = best_j
-            similarity[i] = <double>best_eq / <double>permutations
-            exact_jaccard[i] = best_exact
+            _best_offer(&best, i, j, _equal_slots(row, signatures + j * permutations, permutations),
+                        permutations, threshold, set_offsets, set_values)
+        _best_write(&best, i, permutations, kept, duplicate_of, similarity, exact_jaccard)
     return CKN_OK
 
 
@@ -439,10 +465,10 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     cdef index_t* where = <index_t*>malloc(total * sizeof(index_t))
     cdef index_t* counts = <index_t*>malloc(n * sizeof(index_t))
     cdef index_t* touched = <index_t*>malloc(n * sizeof(index_t))
-    cdef Py_ssize_t s, i, j, q, pos, n_touched, eq, top, best_eq, best_j
+    cdef Py_ssize_t s, i, j, q, pos, n_touched, eq
+    cdef _Best best
     cdef uint64_t* ks
     cdef uint64_t value
-    cdef double est, exact, best_exact
     if keys == NULL or tmp == NULL or where == NULL or counts == NULL or touched == NULL:
         free(keys)
         free(tmp)
@@ -475,40 +501,13 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
                     counts[j] += 1
                 pos -= 1
         _sort_indices(touched, n_touched)
-        top = 0
-        best_j = -1
-        best_eq = -1
-        best_exact = -1.0
+        _best_reset(&best)
         for q in range(n_touched):
             j = touched[q]
             eq = counts[j]
             counts[j] = 0
-            if eq > top:
-                top = eq
-            if eq <= best_eq:
-                continue
-            est = <double>eq / <double>permutations
-            if not (est >= threshold):
-                continue
-            if set_offsets != NULL:
-                exact = minhash_jaccard(
-                    set_values + set_offsets[i], set_offsets[i + 1] - set_offsets[i],
-                    set_values + set_offsets[j], set_offsets[j + 1] - set_offsets[j])
-                if not (exact >= threshold):
-                    continue
-                best_exact = exact
-            best_eq = eq
-            best_j = j
-        if best_j < 0:
-            kept[i] = 1
-            duplicate_of[i] = -1
-            similarity[i] = <double>top / <double>permutations
-            exact_jaccard[i] = -1.0
-        else:
-            kept[i] = 0
-            duplicate_of[i] = best_j
-            similarity[i] = <double>best_eq / <double>permutations
-            exact_jaccard[i] = best_exact
+            _best_offer(&best, i, j, eq, permutations, threshold, set_offsets, set_values)
+        _best_write(&best, i, permutations, kept, duplicate_of, similarity, exact_jaccard)
     free(keys)
     free(tmp)
     free(where)
