@@ -24,8 +24,7 @@ import array as _pyarray
 from typing import NamedTuple
 
 from ckn.errors import CknMemoryError, CknTypeError
-from ckn.terms import _INVISIBLE
-from unicodedata import normalize as _unicodedata_normalize
+from ckn.terms import normalize as _normalize
 from ckn.typedefs cimport hash_t, index_t
 
 __all__ = ["TermHashes", "scan", "text_hashes", "term_counts"]
@@ -39,20 +38,6 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
-
-
-cdef tuple _INVISIBLE_CHARS = tuple(map(chr, _INVISIBLE))
-
-
-cdef str _normalize(object text):
-    """Exactly ``ckn.terms.normalize(text)``; ``str.translate`` with a dict is slow on non-ASCII
-    text (~100 ns per character), so it only runs when an invisible character is present."""
-    t = _unicodedata_normalize("NFKC", text)
-    for ch in _INVISIBLE_CHARS:
-        if ch in t:
-            t = t.translate(_INVISIBLE)
-            break
-    return t.casefold()
 
 
 cdef enum:
