@@ -1,24 +1,27 @@
-"""Candidate-line pass of the sanitizer (``ckn.sanitizer``): which lines can possibly match a rule.
+"""Candidate-segment pass of the sanitizer (``ckn.sanitizer``): which segments can match a rule.
 
 One ``noexcept nogil`` pass over the text's code points (PEP 393 storage, read in place) splits it
-on ``\\n`` and keeps, for each line, only what the Python pre-filter ``sanitizer._ascii_plan``
-would look at:
+on ``\\n`` into lines, cuts a line longer than ``segment_min`` code points into sentence segments
+(``sanitizer._segments``: after ``.``, ``!`` or ``?`` followed by a space, tab, CR, FF or VT, and
+after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the Python pre-filter
+``sanitizer._ascii_plan`` would look at:
 
-* a line with any code point >= 128 is always a candidate (the Python normalisation — NFKC,
+* a segment with any code point >= 128 is always a candidate (the Python normalisation — NFKC,
   invisible characters, Tag decoding, look-alikes — decides it);
-* a plain-ASCII line is a candidate when one of its words is an anchor word, when it contains a
-  marker pair (``<|``, ``</``, ``![`` …), or when it holds a run of spaced-out single letters.
+* a plain-ASCII segment is a candidate when one of its words is an anchor word, when it contains
+  a marker pair (``<|``, ``</``, ``![`` …), or when it holds a run of spaced-out single letters.
   Words are taken as ``_ascii_plan`` takes them: bytes mapped through the same 256-byte table
   (lower case, leet digits read as letters, punctuation as a break) and split on ASCII
   whitespace, and once more with in-word punctuation dropped (the kernel always builds both
   word views; ``_ascii_plan`` builds the second only when it sees a disguise). Anchor words are
   kept as 64-bit FNV-1a hashes in an open-addressing table, each with the bit set of the rules
-  it anchors; the line's bit set tells Python which rules to run. A hash collision or the extra
-  view only adds rules.
+  it anchors; the segment's bit set tells Python which rules to run. A hash collision or the
+  extra view only adds rules.
 
-So the pass is conservative: every line it drops is one that ``scan_line`` rejects without
-running a regex, and the Python rules decide every line it keeps. The test-suite checks that
-``sanitize_text`` gives the same result with and without it.
+So the pass is conservative: every segment it drops is one that ``scan_line`` rejects without
+running a regex, and the Python rules decide every segment it keeps. The test-suite checks that
+``sanitize_text`` gives the same result with and without it, and that the segments are those of
+``sanitizer._segments``.
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
@@ -93,91 +96,126 @@ cdef bint _spaced_out(const uint8_t* t, index_t n) noexcept nogil:
     return False
 
 
+cdef inline uint32_t _at(const void* data, int kind, index_t i) noexcept nogil:
+    if kind == 1:
+        return (<const uint8_t*>data)[i]
+    if kind == 2:
+        return (<const unsigned short*>data)[i]
+    return (<const unsigned int*>data)[i]
+
+
+cdef inline bint _sentence_end(const void* data, int kind, index_t p, index_t end) noexcept nogil:
+    """``re.match(r"[.!?](?=[ \\t\\r\\f\\v])|[。！？]", line, p)`` (``sanitizer._SENTENCE_END``)."""
+    cdef uint32_t c = _at(data, kind, p)
+    if c == 0x3002 or c == 0xFF01 or c == 0xFF1F:
+        return True
+    if c != 46 and c != 33 and c != 63:
+        return False
+    if p + 1 >= end:
+        return False
+    c = _at(data, kind, p + 1)
+    return c == 32 or c == 9 or c == 13 or c == 12 or c == 11
+
+
+cdef uint64_t _span_mask(
+    const void* data, int kind, index_t start, index_t end,
+    const uint8_t* table, const uint8_t* dropped,
+    const uint8_t* pairs, const uint64_t* pair_masks,
+    const uint64_t* slots, uint64_t slot_mask, uint8_t* work,
+) noexcept nogil:
+    """Mask of the code points ``[start, end)`` of one segment (no newline inside): the rule bits
+    of its anchor words and markers plus ``SPACED_OUT``, or ``NON_ASCII``, or 0."""
+    cdef index_t i, j = 0
+    cdef index_t len1 = 0, len2 = 0
+    cdef uint64_t mask = 0, h1 = _FNV_OFFSET, h2 = _FNV_OFFSET
+    cdef uint32_t c, prev = 0
+    cdef uint8_t t
+    for i in range(start, end):
+        c = _at(data, kind, i)
+        if c >= 128:
+            return _NON_ASCII
+        mask |= pair_masks[pairs[(prev << 7) | c]]
+        prev = c
+        t = table[c]
+        work[j] = t
+        j += 1
+        if _is_space(t):
+            if len1:
+                mask |= _anchor_bits(slots, slot_mask, _finish(h1))
+            h1 = _FNV_OFFSET
+            len1 = 0
+        else:
+            h1 = (h1 ^ t) * _FNV_PRIME
+            len1 += 1
+        if dropped[c]:
+            continue
+        if _is_space(t):
+            if len2:
+                mask |= _anchor_bits(slots, slot_mask, _finish(h2))
+            h2 = _FNV_OFFSET
+            len2 = 0
+        else:
+            h2 = (h2 ^ t) * _FNV_PRIME
+            len2 += 1
+    if len1:
+        mask |= _anchor_bits(slots, slot_mask, _finish(h1))
+    if len2:
+        mask |= _anchor_bits(slots, slot_mask, _finish(h2))
+    if _spaced_out(work, j):
+        mask |= _SPACED_OUT
+    return mask
+
+
 cdef index_t linescan_candidates(
-    const void* data, int kind, index_t n,
+    const void* data, int kind, index_t n, index_t segment_min,
     const uint8_t* table, const uint8_t* dropped,
     const uint8_t* pairs, const uint64_t* pair_masks,
     const uint64_t* slots, uint64_t slot_mask,
     uint8_t* work, index_t* out,
 ) noexcept nogil:
-    """Write ``start, end, mask`` of every candidate line of the ``n`` code points at ``data``
-    (PEP 393 ``kind`` 1, 2 or 4; lines split on ``\\n``) to ``out``; return how many lines.
+    """Write ``line_start, line_end, start, end, mask`` of every candidate segment of the ``n``
+    code points at ``data`` (PEP 393 ``kind`` 1, 2 or 4) to ``out``; return how many segments.
 
-    ``table``: 128 bytes, the word table of ``_ascii_plan``; ``dropped``: 128 flags, in-word
-    punctuation left out of the second word view; ``pairs``: 128 * 128 bytes, index into
-    ``pair_masks`` of a marker pair (0: none); ``slots``/``slot_mask``: the anchor table,
-    ``slot_mask + 1`` (hash, bits) pairs, never full; ``work``: ``n`` bytes; ``out``: room for
-    ``3 * (number of lines)`` indices. A mask is the rule bits, plus ``SPACED_OUT``, or just
-    ``NON_ASCII`` for a line with a code point >= 128.
+    Lines split on ``\\n``; a line longer than ``segment_min`` code points is cut after every
+    sentence end (``_sentence_end``) into segments, a shorter line is one segment
+    (``sanitizer._segments``). ``table``: 128 bytes, the word table of ``_ascii_plan``;
+    ``dropped``: 128 flags, in-word punctuation left out of the second word view; ``pairs``:
+    128 * 128 bytes, index into ``pair_masks`` of a marker pair (0: none);
+    ``slots``/``slot_mask``: the anchor table, ``slot_mask + 1`` (hash, bits) pairs, never full;
+    ``work``: ``n`` bytes; ``out``: room for ``5 * (number of segments)`` indices. A mask is the
+    rule bits, plus ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point >= 128.
     """
-    cdef index_t i = 0, start, j, count = 0
-    cdef index_t len1, len2
-    cdef uint64_t mask, h1, h2
-    cdef uint32_t c, prev
-    cdef uint8_t t
-    cdef const uint8_t* d1 = <const uint8_t*>data
-    cdef const unsigned short* d2 = <const unsigned short*>data
-    cdef const unsigned int* d4 = <const unsigned int*>data
+    cdef index_t i = 0, start, end, seg, p, count = 0
+    cdef uint64_t mask
     while i <= n:
         start = i
-        mask = 0
-        h1 = _FNV_OFFSET
-        h2 = _FNV_OFFSET
-        len1 = 0
-        len2 = 0
-        prev = 0
-        j = 0
-        while i < n:
-            if kind == 1:
-                c = d1[i]
-            elif kind == 2:
-                c = d2[i]
-            else:
-                c = d4[i]
-            if c == 10:
-                break
-            i += 1
-            if mask & _NON_ASCII:
-                continue
-            if c >= 128:
-                mask = _NON_ASCII
-                continue
-            mask |= pair_masks[pairs[(prev << 7) | c]]
-            prev = c
-            t = table[c]
-            work[j] = t
-            j += 1
-            if _is_space(t):
-                if len1:
-                    mask |= _anchor_bits(slots, slot_mask, _finish(h1))
-                h1 = _FNV_OFFSET
-                len1 = 0
-            else:
-                h1 = (h1 ^ t) * _FNV_PRIME
-                len1 += 1
-            if dropped[c]:
-                continue
-            if _is_space(t):
-                if len2:
-                    mask |= _anchor_bits(slots, slot_mask, _finish(h2))
-                h2 = _FNV_OFFSET
-                len2 = 0
-            else:
-                h2 = (h2 ^ t) * _FNV_PRIME
-                len2 += 1
-        if not (mask & _NON_ASCII):
-            if len1:
-                mask |= _anchor_bits(slots, slot_mask, _finish(h1))
-            if len2:
-                mask |= _anchor_bits(slots, slot_mask, _finish(h2))
-            if _spaced_out(work, j):
-                mask |= _SPACED_OUT
+        end = i
+        while end < n and _at(data, kind, end) != 10:
+            end += 1
+        seg = start
+        if end - start > segment_min:
+            for p in range(start, end):
+                if _sentence_end(data, kind, p, end):
+                    mask = _span_mask(data, kind, seg, p + 1, table, dropped, pairs, pair_masks,
+                                      slots, slot_mask, work)
+                    if mask:
+                        out[5 * count] = start
+                        out[5 * count + 1] = end
+                        out[5 * count + 2] = seg
+                        out[5 * count + 3] = p + 1
+                        out[5 * count + 4] = <index_t>mask
+                        count += 1
+                    seg = p + 1
+        mask = _span_mask(data, kind, seg, end, table, dropped, pairs, pair_masks,
+                          slots, slot_mask, work)
         if mask:
-            out[3 * count] = start
-            out[3 * count + 1] = i
-            out[3 * count + 2] = <index_t>mask
+            out[5 * count] = start
+            out[5 * count + 1] = end
+            out[5 * count + 2] = seg
+            out[5 * count + 3] = end
+            out[5 * count + 4] = <index_t>mask
             count += 1
-        i += 1  # skip the newline (or step past the end)
+        i = end + 1  # skip the newline (or step past the end)
     return count
 
 
@@ -250,15 +288,18 @@ cdef class LineScanner:
         self._pairs = bytes(pairs)
         self._pair_masks = array.array("Q", masks).tobytes()
 
-    def candidates(self, str text not None):
-        """Flat ``[start, end, mask, …]`` for the lines of ``text`` (split on ``\\n``) that can
-        match a rule (code-point offsets; ``mask`` as described in ``linescan_candidates``,
-        returned as a signed int64). Every other line is plain ASCII with no anchor, marker or
-        spaced-out letters."""
+    def candidates(self, str text not None, index_t segment_min):
+        """Flat ``[line_start, line_end, start, end, mask, …]`` for the segments of ``text`` that
+        can match a rule (code-point offsets; lines split on ``\\n``, lines longer than
+        ``segment_min`` cut after sentence ends; ``mask`` as described in
+        ``linescan_candidates``, returned as a signed int64). Every other segment is plain ASCII
+        with no anchor, marker or spaced-out letters."""
         cdef index_t n = PyUnicode_GET_LENGTH(text)
-        cdef index_t lines = text.count("\n") + 1
+        cdef index_t pieces = text.count("\n") + 1
+        for end_mark in ".!?\u3002\uff01\uff1f":
+            pieces += text.count(end_mark)
         cdef bytearray work = bytearray(n + 1)
-        cdef bytearray out = bytearray(3 * lines * sizeof(index_t))
+        cdef bytearray out = bytearray(5 * pieces * sizeof(index_t))
         cdef const void* data = PyUnicode_DATA(text)
         cdef int kind = PyUnicode_KIND(text)
         cdef const uint8_t* table = <const uint8_t*><const char*>self._table
@@ -270,6 +311,6 @@ cdef class LineScanner:
         cdef index_t* o = <index_t*><char*>out
         cdef index_t count
         with nogil:
-            count = linescan_candidates(data, kind, n, table, dropped, pairs, pair_masks,
-                                        slots, self._slot_mask, w, o)
-        return [o[k] for k in range(3 * count)]
+            count = linescan_candidates(data, kind, n, segment_min, table, dropped, pairs,
+                                        pair_masks, slots, self._slot_mask, w, o)
+        return [o[k] for k in range(5 * count)]

@@ -305,8 +305,8 @@ def test_glued_words_reach_only_the_reference_path(line):
 def test_compiled_pass_keeps_every_line_the_python_prefilter_keeps(text):
     if _sanitizer._LINE_SCANNER is None:
         pytest.skip("ckn._linescan is not built")
-    spans = _sanitizer._LINE_SCANNER.candidates(text)
-    kept = {text[spans[k]:spans[k + 1]]: spans[k + 2] for k in range(0, len(spans), 3)}
+    spans = _sanitizer._LINE_SCANNER.candidates(text, _sanitizer.SEGMENT_MIN)
+    kept = {text[spans[k + 2]:spans[k + 3]]: spans[k + 4] for k in range(0, len(spans), 5)}
     for line in text.split("\n"):
         rules, _ = _sanitizer._ascii_plan(line)
         if rules:

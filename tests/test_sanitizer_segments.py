@@ -1,0 +1,119 @@
+"""Long lines are matched sentence by sentence (``ckn.sanitizer._segments``, docs/security.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ckn import sanitizer as _sanitizer
+from ckn.sanitizer import FAMILIES, REDACTION_MARKER, SEGMENT_MIN, sanitize_text, scan_line
+
+DATA = Path(__file__).parent / "data"
+RECORDS = [json.loads(row) for row in (DATA / "injection_corpus.jsonl").read_text(encoding="utf-8").splitlines() if row]
+ATTACKS = [r["text"] for r in RECORDS if r["label"] == "attack"]
+BENIGN = [r["text"] for r in RECORDS if r["label"] == "benign"]
+FILLER = (
+    "The quarterly report covers revenue, hiring and the new office lease. "
+    "Shipping times improved after the warehouse moved closer to the port. "
+    "Each team reviews its backlog on Monday and publishes a short summary. "
+)
+
+
+def _paragraph(sentences: list[str]) -> str:
+    """One long line: the sentences, each ending with '. ' unless it already ends a sentence."""
+    parts = [s if s.rstrip().endswith((".", "!", "?", "。", "！", "？")) else s + "." for s in sentences]
+    line = " ".join(p.replace("\n", " ") for p in parts)
+    return line if len(line) > SEGMENT_MIN else FILLER * 3 + line
+
+
+def test_segments_cut_only_long_lines_after_sentence_ends():
+    short = "First. Second! Third? Fourth。Fifth"
+    assert _sanitizer._segments(short) == [short]
+    long = "a" * SEGMENT_MIN + ". Next one!\tThen。And 1.5 stays? x!y. end"
+    assert _sanitizer._segments(long) == [
+        "a" * SEGMENT_MIN + ".", " Next one!", "\tThen。", "And 1.5 stays?", " x!y.", " end",
+    ]
+    assert "".join(_sanitizer._segments(long)) == long
+    exactly = "b" * (SEGMENT_MIN - 2) + ". "
+    assert _sanitizer._segments(exactly) == [exactly]
+
+
+_PIECES = st.sampled_from(["word", "Ignore", "previous", "instructions", "system", ".", "!", "?",
+                           "。", " ", "  ", "\t", "\n", "é", "<|", "1gn0re", "key", "i g n o r e"])
+
+
+@settings(max_examples=300)
+@given(st.lists(_PIECES, min_size=1, max_size=400))
+def test_compiled_segments_are_the_python_segments(pieces):
+    if _sanitizer._LINE_SCANNER is None:
+        pytest.skip("ckn._linescan is not built")
+    text = "".join(pieces)
+    spans = _sanitizer._LINE_SCANNER.candidates(text, SEGMENT_MIN)
+    records = [tuple(spans[k:k + 5]) for k in range(0, len(spans), 5)]
+    expected = []
+    start = 0
+    for line in text.split("\n"):
+        offset = start
+        for segment in _sanitizer._segments(line):
+            plan = _sanitizer._ascii_plan(segment)[0] if segment.isascii() else True
+            if plan:
+                expected.append((start, start + len(line), offset, offset + len(segment)))
+            offset += len(segment)
+        start += len(line) + 1
+    got = [r[:4] for r in records]
+    # The compiled pass keeps every segment the Python pre-filter keeps (it may keep more:
+    # it always builds the second word view), and only whole segments of whole lines.
+    assert set(expected) <= set(got)
+    segments = {(s, s + len(line), o, o + len(seg))
+                for s, line in _line_starts(text) for o, seg in _segment_starts(s, line)}
+    assert set(got) <= segments
+
+
+def _line_starts(text):
+    start = 0
+    for line in text.split("\n"):
+        yield start, line
+        start += len(line) + 1
+
+
+def _segment_starts(start, line):
+    for segment in _sanitizer._segments(line):
+        yield start, segment
+        start += len(segment)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(ATTACKS + BENIGN + [FILLER]), min_size=2, max_size=8),
+       st.sampled_from([" ", "\n", " \n"]))
+def test_long_lines_prefilter_equals_reference(lines, glue):
+    text = _paragraph(lines) + glue + _paragraph(list(reversed(lines)))
+    assert sanitize_text(text) == sanitize_text(text, prefilter=False)
+
+
+@pytest.mark.parametrize("attack", ATTACKS[::25])
+def test_an_attack_sentence_inside_a_long_paragraph_redacts_the_line(attack):
+    hit = scan_line(attack)
+    if hit is None:
+        pytest.skip("a known miss of the corpus")
+    line = _paragraph([FILLER, FILLER, attack, FILLER])
+    out = sanitize_text("Title\n" + line)
+    assert out.text == "Title\n" + REDACTION_MARKER
+    assert [r.line for r in out.redactions] == [1]
+
+
+def test_benign_long_paragraph_survives():
+    line = _paragraph([FILLER] * 3 + [b for b in BENIGN[:40] if scan_line(b) is None])
+    assert len(line) > SEGMENT_MIN
+    assert sanitize_text(line).text == line
+
+
+def test_earliest_family_wins_across_sentences():
+    late = next(a for a in ATTACKS if (h := scan_line(a)) and h.family == FAMILIES[-1])
+    early = next(a for a in ATTACKS if (h := scan_line(a)) and h.family == FAMILIES[0])
+    line = _paragraph([FILLER, late, FILLER, FILLER, early])
+    assert scan_line(line).family == FAMILIES[0]
+    assert sanitize_text(line).redactions[0].family == FAMILIES[0]
