@@ -243,7 +243,6 @@ class Packer:
 
     def _sanitize(self, p: Pool) -> tuple[Chunk, ...]:
         params = p.params
-        out = []
         survivors: list[int] = []
         # One text pass (docs/algorithms.md): the term hashes BM25 used are reused for the
         # shingles whenever sanitizing left the text exactly as it was; the survivors' term
@@ -252,24 +251,25 @@ class Packer:
         values, offsets = memoryview(scanned.values), scanned.offsets
         parts: list = []
         survivor_offsets = [0]
-        for pos, chunk in enumerate(_rank(p, scanned)):
+        ranked = _rank(p, scanned)
+        changes: list[dict] = []  # per chunk, applied once at the end (see replace)
+        for pos, chunk in enumerate(ranked):
             raw = p.candidates[chunk.index].text
             cleaned = sanitize_text(raw)
             content = content_without_markers(cleaned.text)
             if not content.strip():
                 reason = "every line was redacted" if cleaned.redactions else "the text is empty"
-                chunk = replace(chunk, text=cleaned.text, redactions=cleaned.redactions,
-                                status="dropped_empty", reason=reason)
+                changes.append({"text": cleaned.text, "redactions": cleaned.redactions,
+                                "status": "dropped_empty", "reason": reason})
             else:
-                chunk = replace(chunk, text=cleaned.text, redactions=cleaned.redactions,
-                                status="kept", reason="kept after sanitize and dedup")
+                changes.append({"text": cleaned.text, "redactions": cleaned.redactions,
+                                "status": "kept", "reason": "kept after sanitize and dedup"})
                 survivors.append(pos)
                 i = chunk.index
                 hashes = (values[offsets[i]:offsets[i + 1]] if content == raw
                           else text_hashes(content))
                 parts.append(hashes)
                 survivor_offsets.append(survivor_offsets[-1] + len(hashes))
-            out.append(chunk)
         term_hashes = array("Q")
         term_hashes.frombytes(b"".join(parts))
         del parts
@@ -290,20 +290,21 @@ class Packer:
                        exact_sets=([shingle_set(k) for k in range(len(survivors))]
                                    if params.dedup_exact else None))
         for kept, overlap in zip(result.kept, result.max_similarity):
-            out[survivors[kept]] = replace(out[survivors[kept]], overlap=overlap)
+            changes[survivors[kept]]["overlap"] = overlap
         for d in result.dropped:
-            original = out[survivors[d.duplicate_of]]
+            original = ranked[survivors[d.duplicate_of]]
             # The audit always reports the exact Jaccard; with dedup_exact it was also the test.
             exact_jaccard = d.exact_jaccard
             if exact_jaccard is None:
                 exact_jaccard = jaccard(shingle_set(d.index), shingle_set(d.duplicate_of))
-            out[survivors[d.index]] = replace(
-                out[survivors[d.index]], status="dropped_duplicate",
+            changes[survivors[d.index]].update(
+                status="dropped_duplicate",
                 reason=(f"near-duplicate of {original.id}: estimated similarity "
                         f"{d.estimate:.4f} >= {params.near_dup_threshold} "
                         f"(exact Jaccard {exact_jaccard:.4f})"),
                 duplicate_of=original.id, duplicate_estimate=d.estimate,
                 duplicate_jaccard=exact_jaccard)
+        out = [replace(chunk, **change) for chunk, change in zip(ranked, changes)]
         return tuple(out)
 
 
@@ -347,26 +348,27 @@ def _pack(chunks: tuple[Chunk, ...], params: Params, count_tokens: TokenCounter 
     """Overlap-discounted utilities, integer values, and the exact knapsack (SPEC §8)."""
     out = list(chunks)
     positions = [pos for pos, c in enumerate(out) if c.status == "kept"]
-    weights, values = [], []
+    weights, values, changes = [], [], []
     for pos in positions:
         c = out[pos]
         utility = c.rrf_score * (1.0 - params.redundancy_lambda * c.overlap)
         value = math.floor(utility * params.utility_scale + 0.5)
         tokens = _token_count(count_tokens, c)
-        out[pos] = replace(c, adjusted_utility=utility, value=value, tokens=tokens)
+        changes.append({"adjusted_utility": utility, "value": value, "tokens": tokens})
         weights.append(tokens)
         values.append(value)
     chosen = set(solve(weights, values, params.token_budget).indices)
-    for k, pos in enumerate(positions):
-        c = out[pos]
+    budget = params.token_budget
+    for k, (pos, change) in enumerate(zip(positions, changes)):
         if k in chosen:
-            out[pos] = replace(c, status="selected", reason="in the optimal subset")
-        elif c.tokens > params.token_budget:
-            out[pos] = replace(c, status="not_selected",
-                               reason=f"{c.tokens} tokens exceed the budget of {params.token_budget}")
+            change.update(status="selected", reason="in the optimal subset")
+        elif change["tokens"] > budget:
+            change.update(status="not_selected",
+                          reason=f"{change['tokens']} tokens exceed the budget of {budget}")
         else:
-            out[pos] = replace(c, status="not_selected",
-                               reason="not in the optimal subset under the token budget")
+            change.update(status="not_selected",
+                          reason="not in the optimal subset under the token budget")
+        out[pos] = replace(out[pos], **change)
     return tuple(out)
 
 
