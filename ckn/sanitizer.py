@@ -116,7 +116,11 @@ class SanitizedText:
 
 @dataclass(frozen=True)
 class Rule:
-    """One named pattern of the rule table; ``examples`` must match it (tested)."""
+    """One named pattern of the rule table; ``examples`` must match it (tested).
+
+    Pre-filter (plain-ASCII segments only): the rule runs when one of its ``anchors`` or
+    ``markers`` occurs and, in addition, one word of every set in ``requires``.
+    """
 
     family: str
     name: str
@@ -126,6 +130,7 @@ class Rule:
     anchors: frozenset[str]
     markers: tuple[str, ...] = ()
     guard: str = ""
+    requires: tuple[frozenset[str], ...] = ()
 
 
 # --------------------------------------------------------------------------- normalisation
@@ -1949,10 +1954,15 @@ _GUARDS = {
     "send_data_to_destination": "clause",
     "reveal_secret_you_hold": "clause",
 }
+# Word sets a rule needs besides its anchors (phrase lists as for anchors; each list is one
+# set, and every match of the rule must contain a phrase of every list): a conjunctive
+# pre-filter for rules whose anchors are words common in ordinary prose.
+_REQUIRES: dict[str, tuple[str, ...]] = {}
 RULES: tuple[Rule, ...] = tuple(
     Rule(
         family, name, summary, pattern, examples, _anchor_words(*anchors),
         _MARKERS.get(name, ()), _GUARDS.get(name, ""),
+        tuple(_anchor_words(phrases) for phrases in _REQUIRES.get(name, ())),
     )
     for family, name, summary, pattern, examples, anchors in _RULE_SPECS
 )
@@ -2058,10 +2068,8 @@ def _ascii_plan(line: str) -> tuple[tuple[int, ...], bool]:
     spaced = raw.translate(_WORD_TABLE)
     if _SPACED_OUT.search(spaced):
         return _ASCII_RULES, True
-    words = spaced.split()
     disguised = _DISGUISE_HINT.search(raw) is not None
-    if disguised:
-        words += raw.translate(_WORD_TABLE, _INTRA_WORD_PUNCT).split()
+    words = _plan_words(raw, disguised)
     bits = 0
     if not ANCHORS.isdisjoint(words):
         for word in ANCHORS.intersection(words):
@@ -2069,7 +2077,30 @@ def _ascii_plan(line: str) -> tuple[tuple[int, ...], bool]:
     for marker, marker_bits in _MARKER_BITS.items():
         if marker in line:
             bits |= marker_bits
-    return _rules_of(bits), disguised
+    return _requirements_met(_rules_of(bits), words), disguised
+
+
+# Rule index -> its ``requires`` word sets as bytes (only rules that have some).
+_REQUIRE_WORDS = {
+    i: tuple(frozenset(w.encode() for w in group) for group in rule.requires)
+    for i, rule in enumerate(RULES) if rule.requires
+}
+
+
+def _requirements_met(rules: tuple[int, ...], words) -> tuple[int, ...]:
+    """``rules`` without those whose ``requires`` sets are not all met by ``words``."""
+    if _REQUIRE_WORDS.keys().isdisjoint(rules):
+        return rules
+    return tuple(i for i in rules if all(not group.isdisjoint(words)
+                                         for group in _REQUIRE_WORDS.get(i, ())))
+
+
+def _plan_words(raw: bytes, disguised: bool) -> list[bytes]:
+    """The words ``_ascii_plan`` compares with anchors and required words."""
+    words = raw.translate(_WORD_TABLE).split()
+    if disguised:
+        words += raw.translate(_WORD_TABLE, _INTRA_WORD_PUNCT).split()
+    return words
 
 
 # Lines longer than this many code points are matched sentence by sentence (``_segments``).
@@ -2220,9 +2251,14 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
             elif bits & _SPACED_BIT:
                 best = _first_rule(_ASCII_RULES, normalized_views(segment), best)
             else:
-                disguised = _DISGUISE_HINT.search(segment.encode("ascii")) is not None
-                views = normalized_views(segment, deobfuscate=disguised)
-                best = _first_rule(_rules_of(bits), views, best)
+                raw = segment.encode("ascii")
+                disguised = _DISGUISE_HINT.search(raw) is not None
+                rules = _rules_of(bits)
+                if not _REQUIRE_WORDS.keys().isdisjoint(rules):
+                    rules = _requirements_met(rules, _plan_words(raw, disguised))
+                if rules:
+                    views = normalized_views(segment, deobfuscate=disguised)
+                    best = _first_rule(rules, views, best)
         if best < 0:  # a marker line stays as it is
             continue
         hit = _hit(best)
