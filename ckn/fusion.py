@@ -117,13 +117,19 @@ def reciprocal_rank_fusion(
     if dense_ranks is None:
         dense_ranks = [None] * n
     _check_ranks(dense_ranks, "dense_ranks", n)
+    return rrf_unchecked(bm25_ranks, dense_ranks, k, w["bm25"], w["dense"])
+
+
+def rrf_unchecked(bm25_ranks, dense_ranks, k: float, w_bm25: float, w_dense: float) -> list[float]:
+    """:func:`reciprocal_rank_fusion` without argument checks, for ranks that
+    :func:`rank_positions` made (or lists of ``None``); the same floats, bit for bit."""
     scores: list[float] = []
     for rb, rd in zip(bm25_ranks, dense_ranks):
         score = 0.0
         if rb is not None:
-            score += w["bm25"] / (k + rb)
+            score += w_bm25 / (k + rb)
         if rd is not None:
-            score += w["dense"] / (k + rd)
+            score += w_dense / (k + rd)
         scores.append(score)
     return scores
 
@@ -158,14 +164,13 @@ def fused_order(
         dense_ranks = [None] * n
     _check_ranks(bm25_ranks, "bm25_ranks", n)
     _check_ranks(dense_ranks, "dense_ranks", n)
+    return fused_order_unchecked(rrf_scores, bm25_ranks, dense_ranks)
 
-    def key(i: int) -> tuple[float, float, float, int]:
-        rb, rd = bm25_ranks[i], dense_ranks[i]
-        return (
-            -rrf_scores[i],
-            math.inf if rb is None else rb,
-            math.inf if rd is None else rd,
-            i,
-        )
 
-    return sorted(range(n), key=key)
+def fused_order_unchecked(rrf_scores, bm25_ranks, dense_ranks) -> list[int]:
+    """:func:`fused_order` without argument checks (no NaN, equal lengths, ranks >= 1)."""
+    inf = math.inf
+    keys = [(-s, inf if rb is None else rb, inf if rd is None else rd, i)
+            for i, (s, rb, rd) in enumerate(zip(rrf_scores, bm25_ranks, dense_ranks))]
+    keys.sort()
+    return [key[3] for key in keys]

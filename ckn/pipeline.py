@@ -15,7 +15,7 @@ from types import MappingProxyType
 from .bm25 import bm25_scores_hashed
 from .context import render_context
 from .errors import CknValueError, InputError, InputTypeError
-from .fusion import fused_order, rank_positions, reciprocal_rank_fusion
+from .fusion import DEFAULT_RRF_WEIGHTS, fused_order_unchecked, rank_positions, rrf_unchecked
 from .knapsack import solve
 from .minhash import MinHasher, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
@@ -321,9 +321,10 @@ def _rank(p: Pool, scanned: TermHashes | None = None) -> tuple[Chunk, ...]:
         dense_ranks = rank_positions(dense)
     else:
         dense = dense_ranks = [None] * len(p.candidates)
-    rrf = reciprocal_rank_fusion(bm25_ranks, dense_ranks, k=params.rrf_k,
-                                 weights=params.rrf_weights)
-    order = fused_order(rrf, bm25_ranks, dense_ranks)
+    # The ranks come from rank_positions and the parameters were validated: skip the checks.
+    weights = {**DEFAULT_RRF_WEIGHTS, **params.rrf_weights}
+    rrf = rrf_unchecked(bm25_ranks, dense_ranks, params.rrf_k, weights["bm25"], weights["dense"])
+    order = fused_order_unchecked(rrf, bm25_ranks, dense_ranks)
     cands = p.candidates
     return tuple(
         _ranked_chunk(id=cands[i].id, index=i, fused_rank=pos, bm25_score=bm25[i],
