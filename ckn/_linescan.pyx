@@ -24,7 +24,7 @@ running a regex, and the Python rules decide every segment it keeps. The test-su
 ``sanitizer._segments``.
 """
 
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 from ckn.typedefs cimport index_t
 
@@ -96,29 +96,27 @@ cdef bint _spaced_out(const uint8_t* t, index_t n) noexcept nogil:
     return False
 
 
-cdef inline uint32_t _at(const void* data, int kind, index_t i) noexcept nogil:
-    if kind == 1:
-        return (<const uint8_t*>data)[i]
-    if kind == 2:
-        return (<const unsigned short*>data)[i]
-    return (<const unsigned int*>data)[i]
+ctypedef fused ucs_t:  # PEP 393 storage: kind 1, 2 or 4
+    uint8_t
+    uint16_t
+    uint32_t
 
 
-cdef inline bint _sentence_end(const void* data, int kind, index_t p, index_t end) noexcept nogil:
+cdef inline bint _sentence_end(const ucs_t* d, index_t p, index_t end) noexcept nogil:
     """``re.match(r"[.!?](?=[ \\t\\r\\f\\v])|[。！？]", line, p)`` (``sanitizer._SENTENCE_END``)."""
-    cdef uint32_t c = _at(data, kind, p)
+    cdef uint32_t c = d[p]
     if c == 0x3002 or c == 0xFF01 or c == 0xFF1F:
         return True
     if c != 46 and c != 33 and c != 63:
         return False
     if p + 1 >= end:
         return False
-    c = _at(data, kind, p + 1)
+    c = d[p + 1]
     return c == 32 or c == 9 or c == 13 or c == 12 or c == 11
 
 
 cdef uint64_t _span_mask(
-    const void* data, int kind, index_t start, index_t end,
+    const ucs_t* d, index_t start, index_t end,
     const uint8_t* table, const uint8_t* dropped,
     const uint8_t* pairs, const uint64_t* pair_masks,
     const uint64_t* slots, uint64_t slot_mask, uint8_t* work,
@@ -131,7 +129,7 @@ cdef uint64_t _span_mask(
     cdef uint32_t c, prev = 0
     cdef uint8_t t
     for i in range(start, end):
-        c = _at(data, kind, i)
+        c = d[i]
         if c >= 128:
             return _NON_ASCII
         mask |= pair_masks[pairs[(prev << 7) | c]]
@@ -142,8 +140,8 @@ cdef uint64_t _span_mask(
         if _is_space(t):
             if len1:
                 mask |= _anchor_bits(slots, slot_mask, _finish(h1))
-            h1 = _FNV_OFFSET
-            len1 = 0
+                h1 = _FNV_OFFSET
+                len1 = 0
         else:
             h1 = (h1 ^ t) * _FNV_PRIME
             len1 += 1
@@ -152,8 +150,8 @@ cdef uint64_t _span_mask(
         if _is_space(t):
             if len2:
                 mask |= _anchor_bits(slots, slot_mask, _finish(h2))
-            h2 = _FNV_OFFSET
-            len2 = 0
+                h2 = _FNV_OFFSET
+                len2 = 0
         else:
             h2 = (h2 ^ t) * _FNV_PRIME
             len2 += 1
@@ -166,12 +164,52 @@ cdef uint64_t _span_mask(
     return mask
 
 
+cdef inline index_t _emit(index_t* out, index_t cap, index_t count, index_t start, index_t end,
+                          index_t seg, index_t seg_end, uint64_t mask) noexcept nogil:
+    """Record a candidate segment (when ``mask`` is set and there is room); the new count."""
+    if mask and count < cap:
+        out[5 * count] = start
+        out[5 * count + 1] = end
+        out[5 * count + 2] = seg
+        out[5 * count + 3] = seg_end
+        out[5 * count + 4] = <index_t>mask
+    return count + (mask != 0)
+
+
+cdef index_t _candidates(
+    const ucs_t* d, index_t n, index_t segment_min,
+    const uint8_t* table, const uint8_t* dropped,
+    const uint8_t* pairs, const uint64_t* pair_masks,
+    const uint64_t* slots, uint64_t slot_mask,
+    uint8_t* work, index_t* out, index_t cap,
+) noexcept nogil:
+    cdef index_t i = 0, start, end, seg, p, count = 0
+    while i <= n:
+        start = i
+        end = i
+        while end < n and d[end] != 10:
+            end += 1
+        seg = start
+        if end - start > segment_min:
+            for p in range(start, end):
+                if _sentence_end(d, p, end):
+                    count = _emit(out, cap, count, start, end, seg, p + 1,
+                                  _span_mask(d, seg, p + 1, table, dropped, pairs, pair_masks,
+                                             slots, slot_mask, work))
+                    seg = p + 1
+        count = _emit(out, cap, count, start, end, seg, end,
+                      _span_mask(d, seg, end, table, dropped, pairs, pair_masks, slots,
+                                 slot_mask, work))
+        i = end + 1  # skip the newline (or step past the end)
+    return count
+
+
 cdef index_t linescan_candidates(
     const void* data, int kind, index_t n, index_t segment_min,
     const uint8_t* table, const uint8_t* dropped,
     const uint8_t* pairs, const uint64_t* pair_masks,
     const uint64_t* slots, uint64_t slot_mask,
-    uint8_t* work, index_t* out,
+    uint8_t* work, index_t* out, index_t cap,
 ) noexcept nogil:
     """Write ``line_start, line_end, start, end, mask`` of every candidate segment of the ``n``
     code points at ``data`` (PEP 393 ``kind`` 1, 2 or 4) to ``out``; return how many segments.
@@ -182,41 +220,19 @@ cdef index_t linescan_candidates(
     ``dropped``: 128 flags, in-word punctuation left out of the second word view; ``pairs``:
     128 * 128 bytes, index into ``pair_masks`` of a marker pair (0: none);
     ``slots``/``slot_mask``: the anchor table, ``slot_mask + 1`` (hash, bits) pairs, never full;
-    ``work``: ``n`` bytes; ``out``: room for ``5 * (number of segments)`` indices. A mask is the
-    rule bits, plus ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point >= 128.
+    ``work``: ``n`` bytes; ``out``: room for ``5 * cap`` indices (the first ``cap`` segments are
+    written; the return value counts them all, so a caller can retry with more room). A mask is
+    the rule bits, plus ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point
+    >= 128.
     """
-    cdef index_t i = 0, start, end, seg, p, count = 0
-    cdef uint64_t mask
-    while i <= n:
-        start = i
-        end = i
-        while end < n and _at(data, kind, end) != 10:
-            end += 1
-        seg = start
-        if end - start > segment_min:
-            for p in range(start, end):
-                if _sentence_end(data, kind, p, end):
-                    mask = _span_mask(data, kind, seg, p + 1, table, dropped, pairs, pair_masks,
-                                      slots, slot_mask, work)
-                    if mask:
-                        out[5 * count] = start
-                        out[5 * count + 1] = end
-                        out[5 * count + 2] = seg
-                        out[5 * count + 3] = p + 1
-                        out[5 * count + 4] = <index_t>mask
-                        count += 1
-                    seg = p + 1
-        mask = _span_mask(data, kind, seg, end, table, dropped, pairs, pair_masks,
-                          slots, slot_mask, work)
-        if mask:
-            out[5 * count] = start
-            out[5 * count + 1] = end
-            out[5 * count + 2] = seg
-            out[5 * count + 3] = end
-            out[5 * count + 4] = <index_t>mask
-            count += 1
-        i = end + 1  # skip the newline (or step past the end)
-    return count
+    if kind == 1:
+        return _candidates(<const uint8_t*>data, n, segment_min, table, dropped, pairs,
+                           pair_masks, slots, slot_mask, work, out, cap)
+    if kind == 2:
+        return _candidates(<const uint16_t*>data, n, segment_min, table, dropped, pairs,
+                           pair_masks, slots, slot_mask, work, out, cap)
+    return _candidates(<const uint32_t*>data, n, segment_min, table, dropped, pairs,
+                       pair_masks, slots, slot_mask, work, out, cap)
 
 
 cdef uint64_t _word_hash(bytes word):
@@ -295,22 +311,26 @@ cdef class LineScanner:
         ``linescan_candidates``, returned as a signed int64). Every other segment is plain ASCII
         with no anchor, marker or spaced-out letters."""
         cdef index_t n = PyUnicode_GET_LENGTH(text)
-        cdef index_t pieces = text.count("\n") + 1
-        for end_mark in ".!?\u3002\uff01\uff1f":
-            pieces += text.count(end_mark)
-        cdef bytearray work = bytearray(n + 1)
-        cdef bytearray out = bytearray(5 * pieces * sizeof(index_t))
         cdef const void* data = PyUnicode_DATA(text)
         cdef int kind = PyUnicode_KIND(text)
+        cdef bytearray work = bytearray(n + 1)
         cdef const uint8_t* table = <const uint8_t*><const char*>self._table
         cdef const uint8_t* dropped = <const uint8_t*><const char*>self._dropped
         cdef const uint8_t* pairs = <const uint8_t*><const char*>self._pairs
         cdef const uint64_t* pair_masks = <const uint64_t*><const char*>self._pair_masks
         cdef const uint64_t* slots = <const uint64_t*><const char*>self._slots
         cdef uint8_t* w = <uint8_t*><char*>work
-        cdef index_t* o = <index_t*><char*>out
-        cdef index_t count
-        with nogil:
-            count = linescan_candidates(data, kind, n, segment_min, table, dropped, pairs,
-                                        pair_masks, slots, self._slot_mask, w, o)
+        cdef index_t stack[5 * 16]
+        cdef index_t* o = stack
+        cdef index_t cap = 16, count
+        cdef bytearray out
+        while True:  # room for 16 candidate segments on the stack, else exactly as many as needed
+            with nogil:
+                count = linescan_candidates(data, kind, n, segment_min, table, dropped, pairs,
+                                            pair_masks, slots, self._slot_mask, w, o, cap)
+            if count <= cap:
+                break
+            cap = count
+            out = bytearray(5 * cap * sizeof(index_t))
+            o = <index_t*><char*>out
         return [o[k] for k in range(5 * count)]

@@ -2046,9 +2046,21 @@ _DISGUISE_HINT = re.compile(
 )
 
 
-# Rule bit set of each anchor word and of each marker (bit i: RULES[i]).
-_ANCHOR_BITS = {word: sum(1 << i for i in indices) for word, indices in _ANCHOR_INDEX.items()}
-_MARKER_BITS = {marker: sum(1 << i for i in indices) for marker, indices in _MARKER_RULES}
+# Rule bit set of each anchor word and of each marker. The compiled pass keeps 62 rule bits
+# (bits 62 and 63 are flags), so rule i owns bit i % 62: with more than 62 rules a bit stands
+# for several, and a set bit runs all of them (a shared bit only adds rules, never drops one).
+_RULE_BITS = 62
+
+
+def _bits_of(indices) -> int:
+    bits = 0
+    for i in indices:
+        bits |= 1 << (i % _RULE_BITS)
+    return bits
+
+
+_ANCHOR_BITS = {word: _bits_of(indices) for word, indices in _ANCHOR_INDEX.items()}
+_MARKER_BITS = {marker: _bits_of(indices) for marker, indices in _MARKER_RULES}
 _RULES_OF_BITS: dict[int, tuple[int, ...]] = {}
 
 
@@ -2056,7 +2068,8 @@ def _rules_of(bits: int) -> tuple[int, ...]:
     """Rule indices (table order) of a bit set."""
     rules = _RULES_OF_BITS.get(bits)
     if rules is None:
-        rules = _RULES_OF_BITS[bits] = tuple(i for i in _ALL_RULES if bits >> i & 1)
+        rules = _RULES_OF_BITS[bits] = tuple(
+            i for i in _ALL_RULES if bits >> (i % _RULE_BITS) & 1)
     return rules
 
 
