@@ -171,52 +171,66 @@ cdef extern from *:
     #include <stdint.h>
     #include <stddef.h>
     #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    #define CKN_MH_X86 1
     #include <immintrin.h>
-    /* 32 permutations per pass, 8 per 256-bit vector (32-bit lanes). For each shingle x:
-       y = a*x + b as two 4 x 64-bit products (even/odd lanes, vpmuludq: a < 2**31 and
-       x < p, so y < 2**62 + 2**31); one Mersenne fold y -> (y & p) + (y >> 31) < 2**32 in
-       64-bit lanes; the two halves blended back into 8 x 32-bit lanes; then two conditional
-       subtractions of p (unsigned min of y and y - p) give (a*x + b) mod p exactly; running
-       unsigned min. Returns how many permutations it did (a multiple of 32). */
+    /* 8 permutations per 256-bit vector (32-bit lanes), CKN_MH_VECS vectors per pass over the
+       set, then single vectors for a remainder of 8..8*CKN_MH_VECS-1. Per vector and shingle
+       x (13 operations):
+       - x is first reduced to x <= p + 1 (x >= p acts as x mod p); a <= p - 1, b <= p - 1, so
+         y = a*x + b <= p^2 + p - 2 < 2^62, and with 2^31 = p + 1: H = y >> 31 <= p - 1,
+         L = y & p <= p, y' = L + H = y mod p or y mod p + p (y' <= 2p - 1 < 2^32).
+       - Even lanes: ye = a*x + b as 4 x 64-bit products (vpmuludq). Odd lanes: zo = 2y from
+         2a (< 2^32) and 2b, so zo < 2^63 and its upper 32 bits are already H; the lower 32 of
+         zo << 31 are discarded and its upper 32 bits hold y's low 32, so & p gives L.
+       - H = blend(ye >> 31, zo), L = blend(ye, zo << 31) & p, y' = L + H in 32-bit lanes,
+         y' mod p = unsigned min(y', y' - p) (y' - p wraps above 2^31 when y' < p), then the
+         running unsigned min.
+       Returns how many permutations it did (a multiple of 8). */
+    #ifndef CKN_MH_VECS
+    #define CKN_MH_VECS 4
+    #endif
+    __attribute__((target("avx2"), always_inline))
+    static inline void ckn_mh_block_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
+                                         const uint32_t* b, uint32_t* out, const int nv) {
+        const __m256i P32 = _mm256_set1_epi32(2147483647);
+        const __m256i LO = _mm256_set1_epi64x(0xFFFFFFFFll);
+        __m256i Ae[CKN_MH_VECS], Ao[CKN_MH_VECS], Be[CKN_MH_VECS], Bo[CKN_MH_VECS], O[CKN_MH_VECS];
+        ptrdiff_t k;
+        int v;
+        for (v = 0; v < nv; v++) {
+            __m256i av = _mm256_loadu_si256((const __m256i*)(a + 8 * v));
+            __m256i bv = _mm256_loadu_si256((const __m256i*)(b + 8 * v));
+            Ae[v] = av;                                             /* vpmuludq reads the low 32 */
+            Ao[v] = _mm256_slli_epi64(_mm256_srli_epi64(av, 32), 1);            /* 2a, odd lanes */
+            Be[v] = _mm256_and_si256(bv, LO);
+            Bo[v] = _mm256_slli_epi64(_mm256_srli_epi64(bv, 32), 1);            /* 2b, odd lanes */
+            O[v] = P32;
+        }
+        for (k = 0; k < m; k++) {
+            uint32_t x = xs[k];
+            __m256i xv;
+            if (x >= 2147483647u) x -= 2147483647u;
+            xv = _mm256_set1_epi64x((long long)x);
+            for (v = 0; v < nv; v++) {
+                __m256i ye = _mm256_add_epi64(_mm256_mul_epu32(Ae[v], xv), Be[v]);
+                __m256i zo = _mm256_add_epi64(_mm256_mul_epu32(Ao[v], xv), Bo[v]);
+                __m256i h = _mm256_blend_epi32(_mm256_srli_epi64(ye, 31), zo, 0xAA);
+                __m256i l = _mm256_and_si256(
+                    _mm256_blend_epi32(ye, _mm256_slli_epi64(zo, 31), 0xAA), P32);
+                __m256i y = _mm256_add_epi32(l, h);
+                y = _mm256_min_epu32(y, _mm256_sub_epi32(y, P32));
+                O[v] = _mm256_min_epu32(O[v], y);
+            }
+        }
+        for (v = 0; v < nv; v++) _mm256_storeu_si256((__m256i*)(out + 8 * v), O[v]);
+    }
     __attribute__((target("avx2")))
     static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                            const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
-        const __m256i P64 = _mm256_set1_epi64x(2147483647);
-        const __m256i P32 = _mm256_set1_epi32(2147483647);
-        const __m256i LO = _mm256_set1_epi64x(0xFFFFFFFFll);
-        ptrdiff_t i0 = 0, k;
-        int v;
-        for (; i0 + 32 <= perms; i0 += 32) {
-            __m256i Ae[4], Ao[4], Be[4], Bo[4], O[4];
-            for (v = 0; v < 4; v++) {
-                __m256i av = _mm256_loadu_si256((const __m256i*)(a + i0 + 8 * v));
-                __m256i bv = _mm256_loadu_si256((const __m256i*)(b + i0 + 8 * v));
-                Ae[v] = av;
-                Ao[v] = _mm256_srli_epi64(av, 32);
-                Be[v] = _mm256_and_si256(bv, LO);
-                Bo[v] = _mm256_srli_epi64(bv, 32);
-                O[v] = P32;
-            }
-            for (k = 0; k < m; k++) {
-                uint32_t x = xs[k];
-                __m256i xv;
-                if (x >= 2147483647u) x -= 2147483647u;     /* x >= p acts as x mod p */
-                xv = _mm256_set1_epi64x((long long)x);
-                for (v = 0; v < 4; v++) {
-                    __m256i ye = _mm256_add_epi64(_mm256_mul_epu32(Ae[v], xv), Be[v]);
-                    __m256i yo = _mm256_add_epi64(_mm256_mul_epu32(Ao[v], xv), Bo[v]);
-                    __m256i y;
-                    ye = _mm256_add_epi64(_mm256_and_si256(ye, P64), _mm256_srli_epi64(ye, 31));
-                    yo = _mm256_add_epi64(_mm256_and_si256(yo, P64), _mm256_srli_epi64(yo, 31));
-                    y = _mm256_blend_epi32(ye, _mm256_slli_epi64(yo, 32), 0xAA);
-                    y = _mm256_min_epu32(y, _mm256_sub_epi32(y, P32));
-                    y = _mm256_min_epu32(y, _mm256_sub_epi32(y, P32));
-                    O[v] = _mm256_min_epu32(O[v], y);
-                }
-            }
-            for (v = 0; v < 4; v++) _mm256_storeu_si256((__m256i*)(out + i0 + 8 * v), O[v]);
-        }
+        ptrdiff_t i0 = 0;
+        for (; i0 + 8 * CKN_MH_VECS <= perms; i0 += 8 * CKN_MH_VECS)
+            ckn_mh_block_avx2(xs, m, a + i0, b + i0, out + i0, CKN_MH_VECS);
+        for (; i0 + 8 <= perms; i0 += 8)
+            ckn_mh_block_avx2(xs, m, a + i0, b + i0, out + i0, 1);
         return i0;
     }
     static int ckn_mh_have_avx2(void) {
@@ -241,21 +255,26 @@ cdef extern from *:
 cdef bint _USE_AVX2 = False
 
 
+cdef inline uint64_t _reduce_x(uint32_t x) noexcept nogil:
+    # x < 2**32 -> x' ≡ x (mod p) with x' <= p + 1 (one subtraction).
+    return x - <uint32_t>_P if x >= <uint32_t>_P else x
+
+
 cdef inline uint32_t _permute(uint64_t a, uint64_t x, uint64_t b) noexcept nogil:
-    # (a*x + b) mod p without division, for a, b < 2**31 and x < 2**32.
-    cdef uint64_t y = a * x + b                     # < 2**63
-    y = (y & <uint64_t>_P) + (y >> 31)              # ≡ y (mod p), < 2**32 + 2**31
-    y = (y & <uint64_t>_P) + (y >> 31)              # ≡ y (mod p), <= p + 2
-    cdef uint32_t h = <uint32_t>y
-    return (h + ((h + 1) >> 31)) & <uint32_t>_P     # subtract p once if h >= p
+    # (a*x + b) mod p without division, for a, b <= p - 1 and x <= p + 1 (see _reduce_x).
+    cdef uint64_t y = a * x + b                     # <= p**2 + p - 2 < 2**62
+    # One Mersenne fold (2**31 ≡ 1): y & p <= p and y >> 31 <= (p**2 + p - 2) / (p + 1) < p,
+    # so h ≡ y (mod p) and h <= 2p - 1 = 2**32 - 3.
+    cdef uint32_t h = <uint32_t>((y & <uint64_t>_P) + (y >> 31))
+    return (h + ((h + 1) >> 31)) & <uint32_t>_P     # h - p if h >= p (valid for h < 2**32 - 1)
 
 
 cdef void minhash_signature(const slot_t* xs, Py_ssize_t m, const slot_t* a, const slot_t* b,
                             Py_ssize_t permutations, slot_t* out) noexcept nogil:
-    # On x86-64 with AVX2 (checked at import), whole blocks of 32 permutations take the
+    # On x86-64 with AVX2 (checked at import), whole blocks of 8 permutations take the
     # explicit-SIMD path; the portable code below does the rest, or everything elsewhere.
     cdef Py_ssize_t done = 0
-    if _USE_AVX2 and permutations >= 32:
+    if _USE_AVX2 and permutations >= 8:
         done = ckn_mh_signature_avx2(xs, m, a, b, permutations, out)
     if done < permutations:
         _signature_portable(xs, m, a + done, b + done, permutations - done, out + done)
@@ -265,7 +284,7 @@ cdef void _signature_portable(const slot_t* xs, Py_ssize_t m, const slot_t* a, c
                               Py_ssize_t permutations, slot_t* out) noexcept nogil:
     # Permutations are processed in blocks of _BLOCK held in local arrays (no aliasing, fixed
     # trip count): for each shingle x the innermost loop over the block is a straight-line
-    # 64-bit multiply-add, two Mersenne folds and an unsigned min, which GCC -O3 vectorises
+    # 64-bit multiply-add, one Mersenne fold and an unsigned min, which GCC -O3 vectorises
     # (SSE2 by default, wider with -march); check with CFLAGS=-fopt-info-vec-optimized.
     cdef Py_ssize_t i0, i, j, k
     cdef uint64_t x
@@ -280,7 +299,7 @@ cdef void _signature_portable(const slot_t* xs, Py_ssize_t m, const slot_t* a, c
             blk_b[j] = b[i0 + j]
             blk_o[j] = _P
         for k in range(m):
-            x = xs[k]
+            x = _reduce_x(xs[k])
             for j in range(_BLOCK):
                 h = _permute(blk_a[j], x, blk_b[j])
                 blk_o[j] = h if h < blk_o[j] else blk_o[j]
@@ -290,7 +309,7 @@ cdef void _signature_portable(const slot_t* xs, Py_ssize_t m, const slot_t* a, c
     for i in range(i0, permutations):      # the last permutations % _BLOCK, one at a time
         out[i] = _P
         for k in range(m):
-            h = _permute(a[i], xs[k], b[i])
+            h = _permute(a[i], _reduce_x(xs[k]), b[i])
             out[i] = h if h < out[i] else out[i]
 
 

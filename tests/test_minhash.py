@@ -518,13 +518,13 @@ def test_signatures_rejects_a_bad_array_naming_its_place():
 
 def test_simd_and_portable_paths_agree():
     # Same signatures with the AVX2 path forced off (CKN_NO_SIMD=1), for permutation counts
-    # around the 32-wide SIMD block, extreme shingle values and empty sets.
+    # around the 8-wide SIMD blocks and 32-wide passes, extreme shingle values and empty sets.
     code = (
         "import random, json\n"
         "from ckn.minhash import MinHasher, SIMD\n"
         "rnd = random.Random(5)\n"
         "out = []\n"
-        "for perms in (1, 31, 32, 33, 64, 100):\n"
+        "for perms in (1, 7, 8, 9, 15, 16, 24, 31, 32, 33, 40, 47, 64, 100):\n"
         "    mh = MinHasher(perms)\n"
         "    sets = [[rnd.randrange(2**31 - 1) for _ in range(rnd.randrange(60))] for _ in range(30)]\n"
         "    sets += [[], [0], [2**31 - 2], [0, 1, 2**31 - 3]]\n"
