@@ -43,13 +43,28 @@ class MinHasher:
     @property
     def b(self) -> array[int]: ...
     def signature(self, shingles: _Ints, /) -> array[int]: ...
-    def signatures(self, shingle_sets: Iterable[_Ints], /) -> SignatureMatrix: ...
-    def signatures_flat(self, values: _Ints, offsets: _Ints, /) -> SignatureMatrix: ...
+    def signatures(
+        self, shingle_sets: Iterable[_Ints], /, *, threads: SupportsIndex = 1
+    ) -> SignatureMatrix: ...
+    def signatures_flat(
+        self, values: _Ints, offsets: _Ints, /, *, threads: SupportsIndex = 1
+    ) -> SignatureMatrix: ...
     def term_hash_signatures(
-        self, values: _Ints, offsets: _Ints, /, shingle_size: SupportsIndex = 3
+        self,
+        values: _Ints,
+        offsets: _Ints,
+        /,
+        shingle_size: SupportsIndex = 3,
+        *,
+        threads: SupportsIndex = 1,
     ) -> SignatureMatrix: ...
     def text_signatures(
-        self, texts: Iterable[str], /, shingle_size: SupportsIndex = 3
+        self,
+        texts: Iterable[str],
+        /,
+        shingle_size: SupportsIndex = 3,
+        *,
+        threads: SupportsIndex = 1,
     ) -> SignatureMatrix: ...
     def text_signature(self, text: str, /, shingle_size: SupportsIndex = 3) -> array[int]: ...
 

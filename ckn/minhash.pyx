@@ -20,6 +20,7 @@ from libc.string cimport memcpy, memset
 import array as _pyarray
 from numbers import Real as _Real
 from operator import index as _index
+import threading as _threading
 from typing import NamedTuple
 
 from ckn.errors import CknTypeError, CknValueError
@@ -164,6 +165,8 @@ cdef Py_ssize_t minhash_sort_unique(slot_t* xs, Py_ssize_t n) noexcept nogil:
 
 cdef enum:
     _BLOCK = 16     # permutations per register block in minhash_signature
+    # Bulk signatures use one more thread per this many shingle × permutation evaluations.
+    _WORK_PER_THREAD = 1 << 21
 
 
 cdef extern from *:
@@ -712,6 +715,18 @@ cdef int _check_offsets(array.array off, Py_ssize_t m) except -1:
     return 0
 
 
+cdef Py_ssize_t _first_row_from(const index_t* off, Py_ssize_t n, index_t target) noexcept:
+    """The first row k in [0, n] with off[k] >= target (off non-decreasing; binary search)."""
+    cdef Py_ssize_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if off[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 cdef class SignatureMatrix:
     """Read-only n × permutations matrix of uint32 signatures (row-major), from
     :meth:`MinHasher.signatures`.
@@ -958,12 +973,14 @@ cdef class MinHasher:
             minhash_signature(xp, m, a, b, n, op)
         return out
 
-    def signatures(self, shingle_sets, /):
+    def signatures(self, shingle_sets, /, *, threads=1):
         """Signatures of many shingle sets, as a :class:`SignatureMatrix` (n × permutations).
 
         ``numpy.asarray(result)`` and ``memoryview(result)`` view the uint32 buffer without a
-        copy; ``result[i]`` is row i; ``result.tolist()`` gives nested lists.
+        copy; ``result[i]`` is row i; ``result.tolist()`` gives nested lists. ``threads``: at
+        most this many threads compute the rows (see :meth:`signatures_flat`).
         """
+        cdef Py_ssize_t nthreads = _positive_int(threads, "threads")
         if shingle_sets is None or isinstance(shingle_sets, (str, bytes)):
             raise CknTypeError(f"shingle_sets: expected a sequence of shingle sets, "
                                f"got {type(shingle_sets).__name__}")
@@ -1000,32 +1017,68 @@ cdef class MinHasher:
                 memcpy(val + off[k], _sp(arr), m * sizeof(slot_t))
             off[k + 1] = off[k] + m
         del sets
-        return self._csr_signatures(values, offsets, n)
+        return self._csr_signatures(values, offsets, n, nthreads)
 
     cdef SignatureMatrix _csr_signatures(self, array.array values, array.array offsets,
-                                         Py_ssize_t n):
+                                         Py_ssize_t n, Py_ssize_t threads):
+        # The rows in `parts` contiguous ranges of about equal shingle counts: ranges 1.. on new
+        # threads (or here, if one cannot be started), range 0 here. rows() holds references
+        # to the arrays, so they outlive a worker even if the join below is interrupted.
         cdef Py_ssize_t perms = self.permutations
         cdef array.array out = array.clone(_SLOT_TEMPLATE, n * perms, False)
-        cdef slot_t* a = _sp(self._a)
-        cdef slot_t* b = _sp(self._b)
-        cdef slot_t* op = _sp(out)
-        cdef slot_t* val = _sp(values)
         cdef index_t* off = <index_t*>offsets.data.as_voidptr
-        with nogil:
-            minhash_signatures(val, off, n, a, b, perms, op)
+        cdef Py_ssize_t parts, t
+
+        def rows(Py_ssize_t lo, Py_ssize_t hi):
+            cdef const slot_t* val = _sp(values)
+            cdef const index_t* row_off = <index_t*>offsets.data.as_voidptr + lo
+            cdef const slot_t* a = _sp(self._a)
+            cdef const slot_t* b = _sp(self._b)
+            cdef slot_t* op = _sp(out) + lo * perms
+            with nogil:
+                minhash_signatures(val, row_off, hi - lo, a, b, perms, op)
+
+        total = <object>off[n]      # Python ints: no overflow for any size
+        parts = max(1, min(threads, n, total * perms // _WORK_PER_THREAD))
+        bounds = [0]
+        for t in range(1, parts):
+            bounds.append(_first_row_from(off, n, total * t // parts))
+        bounds.append(n)
+        workers = []
+        for t in range(1, parts):
+            if bounds[t] == bounds[t + 1]:
+                continue
+            worker = _threading.Thread(target=rows, args=(bounds[t], bounds[t + 1]),
+                                       name="ckn-minhash-signatures")
+            try:
+                worker.start()
+            except RuntimeError:        # no thread available: this range runs here instead
+                rows(bounds[t], bounds[t + 1])
+            else:
+                workers.append(worker)
+        rows(0, bounds[1])
+        for worker in workers:
+            worker.join()
         return SignatureMatrix(out, n, perms)
 
-    def signatures_flat(self, values, offsets, /):
+    def signatures_flat(self, values, offsets, /, *, threads=1):
         """Signatures of n shingle sets given in CSR form, as a :class:`SignatureMatrix`.
 
         Set k is ``values[offsets[k]:offsets[k + 1]]`` (uint32 values < p; duplicates and order
         do not matter); ``offsets`` holds n + 1 non-decreasing integers from 0 to
         ``len(values)``. The one-call form of :meth:`signatures` for bulk work.
 
+        ``threads`` (default 1: no thread is started): at most this many threads, the calling
+        one included, compute the rows, each thread a contiguous range with about the same
+        number of shingles, with the GIL released. One thread is used per 2**21 shingle ×
+        permutation evaluations (~0.4 ms of kernel time; starting a thread costs ~0.1 ms) and
+        per row at most. The result does not depend on ``threads``.
+
         >>> mh = MinHasher(8)
         >>> mh.signatures_flat([1, 2, 3, 4, 5], [0, 3, 5]) == mh.signatures([[1, 2, 3], [4, 5]])
         True
         """
+        cdef Py_ssize_t nthreads = _positive_int(threads, "threads")
         cdef const slot_t[::1] xs = _shingle_set(values, "values")
         if offsets is None or isinstance(offsets, (str, bytes)):
             raise CknTypeError(f"offsets: expected a sequence of integers, "
@@ -1040,30 +1093,34 @@ cdef class MinHasher:
         cdef array.array vals = array.clone(_SLOT_TEMPLATE, m, False)
         if m > 0:
             memcpy(_sp(vals), &xs[0], m * sizeof(slot_t))
-        return self._csr_signatures(vals, off, n)
+        return self._csr_signatures(vals, off, n, nthreads)
 
-    def text_signatures(self, texts, /, shingle_size=3):
+    def text_signatures(self, texts, /, shingle_size=3, *, threads=1):
         """Signatures of many texts (``text_shingles`` of each), as a :class:`SignatureMatrix`.
 
         One text pass (:func:`ckn.scanner.scan`), then shingling and hashing of every set in C
         with the GIL released. Row k equals ``self.text_signature(texts[k], shingle_size)``.
+        ``threads``: at most this many threads compute the signatures (see
+        :meth:`signatures_flat`).
 
         >>> mh = MinHasher(8)
         >>> mh.text_signatures(["a b c d", ""])[0] == mh.text_signature("a b c d")
         True
         """
         cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
+        cdef Py_ssize_t nthreads = _positive_int(threads, "threads")
         if texts is None or isinstance(texts, (str, bytes)):
             raise CknTypeError(f"texts: expected a sequence of str, got {type(texts).__name__}")
         th = _scan(texts)
-        return self._term_hash_signatures(th.values, th.offsets, size)
+        return self._term_hash_signatures(th.values, th.offsets, size, nthreads)
 
-    def term_hash_signatures(self, values, offsets, /, shingle_size=3):
+    def term_hash_signatures(self, values, offsets, /, shingle_size=3, *, threads=1):
         """Signatures of the shingle sets of n term-hash sequences in CSR form.
 
         Sequence k is ``values[offsets[k]:offsets[k + 1]]`` (uint64 term hashes, e.g. from
         :func:`ckn.scanner.scan`); row k equals ``self.signature(shingle_hashes(sequence k,
-        shingle_size))``. Shingling and hashing run in C with the GIL released.
+        shingle_size))``. Shingling and hashing run in C with the GIL released. ``threads``: at
+        most this many threads compute the signatures (see :meth:`signatures_flat`).
 
         >>> from ckn.scanner import scan
         >>> mh = MinHasher(8)
@@ -1072,6 +1129,7 @@ cdef class MinHasher:
         True
         """
         cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
+        cdef Py_ssize_t nthreads = _positive_int(threads, "threads")
         cdef const hash_t[::1] hv = _hashes(values, "values")
         if offsets is None or isinstance(offsets, (str, bytes)):
             raise CknTypeError(f"offsets: expected a sequence of integers, "
@@ -1082,10 +1140,10 @@ cdef class MinHasher:
         except (TypeError, OverflowError) as exc:
             raise CknTypeError(f"offsets: expected a sequence of integers ({exc})") from None
         _check_offsets(off, hv.shape[0])
-        return self._term_hash_signatures(hv, off, size)
+        return self._term_hash_signatures(hv, off, size, nthreads)
 
     cdef SignatureMatrix _term_hash_signatures(self, const hash_t[::1] hashes, array.array toff,
-                                               Py_ssize_t size):
+                                               Py_ssize_t size, Py_ssize_t threads):
         cdef Py_ssize_t n = len(toff) - 1, k, total = 0
         cdef index_t* tp = <index_t*>toff.data.as_voidptr
         for k in range(n):
@@ -1097,7 +1155,7 @@ cdef class MinHasher:
         cdef index_t* op = <index_t*>offsets.data.as_voidptr
         with nogil:
             _csr_shingle_sets(hp, tp, n, size, vp, op)
-        return self._csr_signatures(values, offsets, n)
+        return self._csr_signatures(values, offsets, n, threads)
 
     def text_signature(self, text, /, shingle_size=3):
         """Signature of ``text_shingles(text, shingle_size)``."""

@@ -62,11 +62,13 @@ def reference(xs, a, b):
 def kernel_so(tmp_path_factory):
     build = tmp_path_factory.mktemp("mh_kernel")
     (build / "mh_kernel.pyx").write_text(KERNEL_PYX)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([CKN_PARENT, os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ,
+               PYTHONPATH=os.pathsep.join([CKN_PARENT, os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.run([sys.executable, "-c", BUILD], cwd=build, env=env,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    [so] = [p for p in build.iterdir() if p.name.startswith("mh_kernel") and p.suffix in (".so", ".pyd")]
+    [so] = [p for p in build.iterdir()
+            if p.name.startswith("mh_kernel") and p.suffix in (".so", ".pyd")]
     return so
 
 
@@ -120,13 +122,16 @@ def test_portable_kernel_is_exact_too(kernel_so):
         "cases = json.loads(sys.stdin.read())\n"
         "print(json.dumps([ckn.minhash.SIMD, [m.signature(*c) for c in cases]]))\n")
     rnd = random.Random(7)
+
+    def pick(edges, lo, hi):    # an edge value half of the time, else uniform in [lo, hi)
+        return rnd.choice(edges) if rnd.random() < 0.5 else rnd.randrange(lo, hi)
+
     cases = []
     for n in (1, 7, 8, 9, 16, 31, 32, 33, 40, 64, 79):
         for _ in range(20):
-            a = [rnd.choice(A_EDGE) if rnd.random() < 0.5 else rnd.randrange(1, P) for _ in range(n)]
-            b = [rnd.choice(B_EDGE) if rnd.random() < 0.5 else rnd.randrange(P) for _ in range(n)]
-            xs = [rnd.choice(X_EDGE) if rnd.random() < 0.5 else rnd.randrange(2**32)
-                  for _ in range(rnd.randrange(12))]
+            a = [pick(A_EDGE, 1, P) for _ in range(n)]
+            b = [pick(B_EDGE, 0, P) for _ in range(n)]
+            xs = [pick(X_EDGE, 0, 2**32) for _ in range(rnd.randrange(12))]
             cases.append((xs, a, b))
     env = dict(os.environ, CKN_NO_SIMD="1",
                PYTHONPATH=os.pathsep.join([CKN_PARENT, os.environ.get("PYTHONPATH", "")]))
