@@ -1,6 +1,7 @@
 """ckn's text kernels side by side with rank_bm25, bm25s, rensa and datasketch.
 
 Usage: python benchmarks/bench_text.py [--rounds 7] [--quick] [--json FILE]
+                                      [--only bm25|minhash_text|minhash_hashes]
 
 Workloads (synthetic text generated here, fixed seeds; words of 2..10 lowercase letters drawn
 from a 20,000-word Zipf(1.1) vocabulary, sentences capitalised and punctuated, so every
@@ -27,14 +28,18 @@ contender's tokeniser sees the same words):
   shingle sets (all must be < 0.06, the 64-slot standard error).
 * ``minhash_hashes``: the same 10,000 chunks' shingle hashes, precomputed, in one flat buffer
   plus row offsets -> signatures:
-    - ``ckn``   ``MinHasher(64).signatures_flat(values, offsets)``
-    - ``rensa`` ``RMinHash.digest_matrix_from_flat_token_hashes(values, offsets, 64, seed)``
-  Check: ckn's rows equal ``MinHasher.signature`` of each set (SPEC §7).
+    - ``ckn``           ``MinHasher(64).signatures_flat(values, offsets)`` (one thread)
+    - ``ckn_threads2``  the same with ``threads=2``
+    - ``rensa``         ``RMinHash.digest_matrix_from_flat_token_hashes(values, offsets, 64,
+                        seed)`` (rensa uses its own thread pool by default)
+  Check: each ckn variant's rows equal ``MinHasher.signature`` of each set (SPEC §7), and the
+  two variants' matrices are equal; the ``ckn_threads2`` row also reports rensa / ckn_threads2.
 
 Each round runs every contender once on the same input (order rotated per round).
 ``run(rounds=7, quick=False) -> list[dict]`` returns one row per workload x contender with
 keys ``bench``, ``size``, ``contender``, ``rounds``, ``median_ms`` (median wall time),
-``median_cpu_ms`` (median thread CPU time: steadier on a shared machine), ``ratio_vs_ckn``
+``median_cpu_ms`` (median process CPU time, all threads: steadier than wall time on a shared
+machine, and it counts the worker threads of rensa and of ckn ``threads=2``), ``ratio_vs_ckn``
 (median over rounds of contender wall time / ckn wall time in the same round; > 1 means ckn is
 faster), ``ratio_cpu_vs_ckn`` (the same with CPU times), ``check`` (what was checked) and
 ``ok``. ``main`` prints a table and writes JSON (``--json``) with the rows and machine notes.
@@ -124,9 +129,15 @@ def python_shingles(text: str) -> list[str]:
 # --- timing -----------------------------------------------------------------------------------
 
 def _timed(f):
-    c0, t0 = time.thread_time(), time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     out = f()
-    return time.perf_counter() - t0, time.thread_time() - c0, out
+    return time.perf_counter() - t0, time.process_time() - c0, out
+
+
+def _median_ratio(runs, base_runs, index: int) -> float:
+    """Median over rounds of runs[r][index] / base_runs[r][index] (0: wall, 1: CPU)."""
+    return statistics.median(run[index] / max(base[index], 1e-9)
+                             for run, base in zip(runs, base_runs))
 
 
 def _rounds(contenders: dict, rounds: int, make_input):
@@ -147,14 +158,12 @@ def _rows(bench: str, size: str, results: dict, checks: dict) -> list[dict]:
     for name, runs in results.items():
         walls = [w for w, _, _ in runs]
         cpus = [c for _, c, _ in runs]
-        ratio = statistics.median(w / cw for (w, _, _), (cw, _, _) in zip(runs, ckn_runs))
-        ratio_cpu = statistics.median(c / max(cc, 1e-9)
-                                      for (_, c, _), (_, cc, _) in zip(runs, ckn_runs))
         check, ok = checks.get(name, ("", True))
         rows.append({"bench": bench, "size": size, "contender": name, "rounds": len(runs),
                      "median_ms": statistics.median(walls) * 1e3,
                      "median_cpu_ms": statistics.median(cpus) * 1e3,
-                     "ratio_vs_ckn": ratio, "ratio_cpu_vs_ckn": ratio_cpu,
+                     "ratio_vs_ckn": _median_ratio(runs, ckn_runs, 0),
+                     "ratio_cpu_vs_ckn": _median_ratio(runs, ckn_runs, 1),
                      "check": check, "ok": ok})
     return rows
 
@@ -290,26 +299,45 @@ def bench_minhash_hashes(rounds: int) -> list[dict]:
 
     contenders = {
         "ckn": lambda _: hasher.signatures_flat(values, offsets),
+        "ckn_threads2": lambda _: hasher.signatures_flat(values, offsets, threads=2),
         "rensa": lambda _: rensa.RMinHash.digest_matrix_from_flat_token_hashes(
             values64, offsets64, PERMS, 42),
     }
     results = _rounds(contenders, rounds, lambda r: None)
-    sigs = results["ckn"][0][2]
-    rnd = random.Random(SEED)
-    ok = all(sigs[k].tolist() == hasher.signature(values[offsets[k]:offsets[k + 1]]).tolist()
-             for k in rnd.sample(range(len(corpus)), 200))
-    checks = {"ckn": ("200 sampled rows == MinHasher.signature (SPEC §7)", ok),
+    sample = random.Random(SEED).sample(range(len(corpus)), 200)
+    expected = {k: hasher.signature(values[offsets[k]:offsets[k + 1]]).tolist() for k in sample}
+
+    def rows_ok(name):
+        sigs = results[name][0][2]
+        return all(sigs[k].tolist() == expected[k] for k in sample)
+
+    same = all(run[2] == results["ckn"][0][2] for run in results["ckn_threads2"])
+    rensa_runs, threads2_runs = results["rensa"], results["ckn_threads2"]
+    vs_rensa = (f"rensa/ckn_threads2 = {_median_ratio(rensa_runs, threads2_runs, 0):.2f} (wall), "
+                f"{_median_ratio(rensa_runs, threads2_runs, 1):.2f} (CPU)")
+    checks = {"ckn": ("200 sampled rows == MinHasher.signature (SPEC §7)", rows_ok("ckn")),
+              "ckn_threads2": ("200 sampled rows == MinHasher.signature, matrix == ckn's; "
+                               + vs_rensa, rows_ok("ckn_threads2") and same),
               "rensa": ("its own hash family (not SPEC §7): timing only", True)}
     return _rows("minhash_hashes", f"10,000 chunks, {len(values):,} shingles", results, checks)
 
 
-def run(rounds: int = 7, quick: bool = False) -> list[dict]:
-    """All three workloads; ``quick`` skips datasketch and uses at most 3 rounds."""
+WORKLOADS = ("bm25", "minhash_text", "minhash_hashes")
+
+
+def run(rounds: int = 7, quick: bool = False, only: str | None = None) -> list[dict]:
+    """All three workloads, or just ``only``; ``quick`` skips datasketch and uses at most 3
+    rounds."""
     if quick:
         rounds = min(rounds, 3)
-    return (bench_bm25(rounds) + bench_minhash_text(max(3, rounds // 2) if not quick else rounds,
-                                                    quick)
-            + bench_minhash_hashes(rounds))
+    rows = []
+    if only in (None, "bm25"):
+        rows += bench_bm25(rounds)
+    if only in (None, "minhash_text"):
+        rows += bench_minhash_text(max(3, rounds // 2) if not quick else rounds, quick)
+    if only in (None, "minhash_hashes"):
+        rows += bench_minhash_hashes(rounds)
+    return rows
 
 
 def table(rows: list[dict]) -> str:
@@ -343,9 +371,10 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="3 rounds, no datasketch")
     parser.add_argument("--json", metavar="FILE", help="write rows and machine notes as JSON")
+    parser.add_argument("--only", choices=WORKLOADS, help="run just this workload")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
-    rows = run(rounds=args.rounds, quick=args.quick)
+    rows = run(rounds=args.rounds, quick=args.quick, only=args.only)
     load_after = os.getloadavg()
     print(table(rows))
     print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f}; "
