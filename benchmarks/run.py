@@ -58,9 +58,15 @@ def text_targets(rows) -> list[tuple[str, bool, str]]:
     for r in _rows(rows, bench="minhash_text", contender="rensa"):
         out.append(("MinHash text->signatures 10,000 chunks: ckn >= 3x Python shingling + rensa",
                     r["ratio_vs_ckn"] >= 3, f"rensa/ckn = {r['ratio_vs_ckn']:.2f}"))
-    for r in _rows(rows, bench="minhash_hashes", contender="rensa"):
-        out.append(("MinHash from shingle hashes: ckn at least as fast as rensa",
-                    r["ratio_vs_ckn"] >= 1, f"rensa/ckn = {r['ratio_vs_ckn']:.2f}"))
+    # rensa runs its own worker threads; ckn is compared with threads=2 (the 2-core machine)
+    # and, for the record, with one thread.
+    rensa = _rows(rows, bench="minhash_hashes", contender="rensa")
+    two = _rows(rows, bench="minhash_hashes", contender="ckn_threads2")
+    if rensa and two:
+        ratio = rensa[0]["median_ms"] / two[0]["median_ms"]
+        out.append(("MinHash from shingle hashes: ckn (threads=2) at least as fast as rensa",
+                    ratio >= 1, f"rensa/ckn(threads=2) = {ratio:.2f}, "
+                                f"rensa/ckn(1 thread) = {rensa[0]['ratio_vs_ckn']:.2f}"))
     return out
 
 
@@ -68,7 +74,7 @@ def pack_targets(rows) -> list[tuple[str, bool, str]]:
     out = []
     for r in rows:
         if r["bench"] == "latency" and r["metric"] == "median_wall":
-            out.append(("pack 500 x 768 x 4,000: median <= 3 ms", r["value"] <= 3.0,
+            out.append((f"pack {r['case']}: median <= 3 ms", r["value"] <= 3.0,
                         f"{r['value']:.2f} {r['unit']}"))
         if r["bench"] == "threads" and r["metric"] == "throughput_ratio" and r["case"].startswith("pack"):
             out.append(("two threads packing: >= 1.7x one thread", r["value"] >= 1.7,
