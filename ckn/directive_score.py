@@ -1,0 +1,125 @@
+"""A learned second opinion for the line sanitizer: a linear score of a segment's words.
+
+The rule table (``ckn.sanitizer.RULES``) catches the directive structures it was written for;
+attacks phrased in ways no rule anticipated slip through (about a third of a probe set written
+by someone who had not read the rules). This module scores a normalised view with a logistic
+regression over its words and adjacent word pairs, trained offline on the project's labelled
+corpora (``tools/train_directive_model.py``; the weights ship as ``directive_model.json``):
+
+* features: ``w:<word>`` and ``p:<word> <next word>`` of the view's letter runs of two or more
+  letters, after every URL, e-mail address and host name is replaced by the word ``url``; a
+  run of CJK characters contributes its character bigrams as words;
+* score = bias + sum of the weights of the distinct features of all the segment's normalised
+  views (unknown features weigh 0); a segment is a directive when it exceeds ``threshold``;
+* its family is the one whose one-vs-rest family model scores highest (ties: ``FAMILIES``
+  order);
+* ``anchors``: words of large positive weight; a plain-ASCII segment in which none occurs is
+  not scored (the compiled pre-filter finds them, so ordinary text costs nothing extra).
+
+Nothing is fetched or executed and no model is called: the weights are a table of about ten
+thousand numbers, read once (``ckn.sanitizer`` loads them when it is imported). Cost: a few microseconds per scored segment. The
+sanitizer only asks for a score when no rule matched (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["MODEL_PATH", "Model", "features", "load_model"]
+
+MODEL_PATH = Path(__file__).with_name("directive_model.json")
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_ASCII_LETTERS = re.compile(r"[A-Za-z]+")
+# URLs, e-mail addresses and host names become the word "url": the training corpora use
+# reserved example domains (example.invalid for attacks, example.com in documentation), and a
+# model must not learn which domain names a corpus writer preferred.
+_ADDRESS = re.compile(
+    r"(?:https?:/?/?|www\.)\S*|\S+@\S+\.\S+"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:invalid|example|test|localhost|com|org|net|io|dev|ai|app|co"
+    r"|ru|de|fr|es|cn|jp|uk|eu|info|biz)\b\S*"
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _tokens(view: str) -> list[str]:
+    if "." in view or "@" in view:
+        view = _ADDRESS.sub(" url ", view)
+    if view.isascii():  # the same runs, found faster
+        return [run for run in _ASCII_LETTERS.findall(view) if len(run) > 1]
+    tokens: list[str] = []
+    for run in _LETTERS.findall(view):
+        if run.isascii() or not _CJK.search(run):
+            if len(run) > 1:  # single Latin/Cyrillic letters are noise (variables, initials)
+                tokens.append(run)
+        elif len(run) > 1:
+            tokens.extend([run[i:i + 2] for i in range(len(run) - 1)])
+        else:
+            tokens.append(run)
+    return tokens
+
+
+def _feature_set(views) -> set[str]:
+    found: set[str] = set()
+    for view in views:
+        tokens = _tokens(view)
+        found.update(["w:" + t for t in tokens])
+        found.update(["p:" + a + " " + b for a, b in zip(tokens, tokens[1:])])
+    return found
+
+
+def features(views) -> list[str]:
+    """Sorted distinct features of a segment's normalised views (all views together: a
+    disguise such as Tag smuggling or spaced letters shows its words in one view only).
+
+    >>> features(["ignore the rules"])
+    ['p:ignore the', 'p:the rules', 'w:ignore', 'w:rules', 'w:the']
+    """
+    return sorted(_feature_set(views))
+
+
+class Model:
+    """Weights of the directive model (see the module docstring); immutable after loading."""
+
+    __slots__ = ("bias", "threshold", "weights", "families", "trained_on", "anchors")
+
+    def __init__(self, data: dict):
+        self.bias = float(data["bias"])
+        self.threshold = float(data["threshold"])
+        self.weights: dict[str, float] = data["weights"]
+        self.families: dict[str, tuple[float, dict[str, float]]] = {
+            name: (float(m["bias"]), m["weights"]) for name, m in data["families"].items()
+        }
+        self.trained_on: tuple[str, ...] = tuple(data["trained_on"])
+        self.anchors: frozenset[str] = frozenset(data.get("anchors", ()))
+
+    def score(self, views) -> float:
+        """bias + the weights of the features of ``views`` (a segment's normalised views)."""
+        get = self.weights.get
+        return self.bias + sum([get(f, 0.0) for f in _feature_set(views)])
+
+    def family(self, views) -> str:
+        """The family whose one-vs-rest model scores ``views`` highest (first in table order on
+        ties)."""
+        feats = _feature_set(views)
+        best, best_score = "", float("-inf")
+        for name, (bias, weights) in self.families.items():
+            s = bias + sum(weights.get(f, 0.0) for f in feats)
+            if s > best_score:
+                best, best_score = name, s
+        return best
+
+    def top_features(self, views, k: int = 5) -> list[tuple[str, float]]:
+        """The ``k`` features of ``views`` with the largest positive weights (for audits)."""
+        weighted = [(f, self.weights[f]) for f in features(views) if self.weights.get(f, 0.0) > 0]
+        return sorted(weighted, key=lambda fw: (-fw[1], fw[0]))[:k]
+
+
+@lru_cache(maxsize=1)
+def load_model() -> Model:
+    """The shipped model, read on first use."""
+    with MODEL_PATH.open(encoding="utf-8") as fh:
+        return Model(json.load(fh))
