@@ -3,8 +3,11 @@
 Usage: python tools/train_directive_model.py [--check]   (needs numpy; ~30 s)
 
 Data: the labelled lines of ``tests/data/injection_corpus.jsonl`` and the probe sets
-``injection_probes_v2`` to ``v5``. ``injection_probes_v6.jsonl`` is the held-out set: it is never
-read here, so its figures in docs/security.md measure lines neither the rules nor the model saw.
+``injection_probes_v2`` to ``v5``. ``injection_probes_v6.jsonl`` and ``v7`` are held out: they are
+never read here, so their figures in docs/security.md measure lines the model never saw (and v7,
+lines neither the rules nor the model saw). Adding v6 to the training data raised the threshold
+that the false-positive rule below picks from 1.55 to 2.2 (its benign lines quote attacks),
+halving the cross-validated recall; it stays held out until that is solved.
 
 Model: L2-regularised logistic regression (full-batch gradient descent, fixed epochs, so the
 result is deterministic) over ``directive_score.features`` of each line's normalised views,
@@ -37,12 +40,12 @@ from ckn.sanitizer import _COMMON, FAMILIES, _plan_words, normalized_views  # no
 DATA = ROOT / "tests" / "data"
 TRAIN_FILES = ("injection_corpus.jsonl", "injection_probes_v2.jsonl", "injection_probes_v3.jsonl",
                "injection_probes_v4.jsonl", "injection_probes_v5.jsonl")
-HELD_OUT = "injection_probes_v6.jsonl"
+HELD_OUT = ("injection_probes_v6.jsonl", "injection_probes_v7.jsonl")
 L2 = 1e-3
 EPOCHS = 400
 STEP = 5.0
 FOLDS = 5
-MAX_CV_FP = 0.005
+MAX_CV_FP = 0.001
 PRUNE = 0.05
 ANCHOR_WEIGHT = 0.3
 
@@ -114,7 +117,7 @@ def train() -> dict:
         "about": "ckn directive model: logistic regression over ckn.directive_score.features; "
                  "made by tools/train_directive_model.py",
         "trained_on": list(TRAIN_FILES),
-        "held_out": HELD_OUT,
+        "held_out": list(HELD_OUT),
         "lines": {"attack": int(y.sum()), "benign": int(len(y) - y.sum())},
         "cross_validation": {
             "folds": FOLDS,
