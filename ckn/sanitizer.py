@@ -297,16 +297,19 @@ _INST_TOKEN = re.compile(r"\[\s*/?\s*inst\s*\]")
 _APOSTROPHE = re.compile(r"'(?<=[^\W\d_]')(?=[^\W\d_])")
 
 
+# A quote right after a word (a possible quoted mention) or an apostrophe inside a word: one
+# search tells whether the quote steps below have anything to do.
 _QUOTE_AFTER_WORD = re.compile(
-    "[\"'](?:(?<=[^\\W\\d_]{2}[\"'])|(?<=[^\\W\\d_]{2}[\\s:,.][\"'])|(?<=[^\\W\\d_]{2}[\\s:,.]{2}[\"']))"
+    "[\"'](?:(?<=[^\\W\\d_]{2}[\"'])|(?<=[^\\W\\d_]{2}[\\s:,.][\"'])|(?<=[^\\W\\d_]{2}[\\s:,.]{2}[\"'])"
+    "|(?<=[^\\W\\d_]')(?=[^\\W\\d_]))"
 )
 
 
 def _without_mentions(view: str) -> str:
     """``view`` with quoted example phrases and chat-template tokens named in prose blanked, and
     apostrophes inside words read as spaces."""
-    if "'" in view or '"' in view:
-        if _QUOTE_AFTER_WORD.search(view) and _QUOTE_AFTER_LINK.search(view):
+    if ("'" in view or '"' in view) and _QUOTE_AFTER_WORD.search(view):
+        if _QUOTE_AFTER_LINK.search(view):
             view = _QUOTED_MENTION.sub(_blank, view)
         if "'" in view:
             view = _APOSTROPHE.sub(" ", view)
