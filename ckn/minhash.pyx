@@ -662,6 +662,17 @@ cdef const hash_t[::1] _hashes(object obj, str name):
         raise CknValueError(f"{name}: every value must be in [0, 2**64)") from None
 
 
+cdef array.array _offsets_array(object offsets):
+    """CSR ``offsets`` as an index array (values are checked by ``_check_offsets``)."""
+    if offsets is None or isinstance(offsets, (str, bytes)):
+        raise CknTypeError(f"offsets: expected a sequence of integers, "
+                           f"got {type(offsets).__name__}")
+    try:
+        return _pyarray.array(_INDEX_CODE, offsets)
+    except (TypeError, OverflowError) as exc:
+        raise CknTypeError(f"offsets: expected a sequence of integers ({exc})") from None
+
+
 cdef const slot_t[::1] _shingle_set(object obj, str name):
     """A shingle-hash set: uint32 values, each < p."""
     cdef const slot_t[::1] xs = _slots(obj, name)
@@ -1080,14 +1091,7 @@ cdef class MinHasher:
         """
         cdef Py_ssize_t nthreads = _positive_int(threads, "threads")
         cdef const slot_t[::1] xs = _shingle_set(values, "values")
-        if offsets is None or isinstance(offsets, (str, bytes)):
-            raise CknTypeError(f"offsets: expected a sequence of integers, "
-                               f"got {type(offsets).__name__}")
-        cdef array.array off
-        try:
-            off = _pyarray.array(_INDEX_CODE, offsets)
-        except (TypeError, OverflowError) as exc:
-            raise CknTypeError(f"offsets: expected a sequence of integers ({exc})") from None
+        cdef array.array off = _offsets_array(offsets)
         cdef Py_ssize_t n = len(off) - 1, m = xs.shape[0]
         _check_offsets(off, m)
         cdef array.array vals = array.clone(_SLOT_TEMPLATE, m, False)
@@ -1131,14 +1135,7 @@ cdef class MinHasher:
         cdef Py_ssize_t size = _positive_int(shingle_size, "shingle_size")
         cdef Py_ssize_t nthreads = _positive_int(threads, "threads")
         cdef const hash_t[::1] hv = _hashes(values, "values")
-        if offsets is None or isinstance(offsets, (str, bytes)):
-            raise CknTypeError(f"offsets: expected a sequence of integers, "
-                               f"got {type(offsets).__name__}")
-        cdef array.array off
-        try:
-            off = _pyarray.array(_INDEX_CODE, offsets)
-        except (TypeError, OverflowError) as exc:
-            raise CknTypeError(f"offsets: expected a sequence of integers ({exc})") from None
+        cdef array.array off = _offsets_array(offsets)
         _check_offsets(off, hv.shape[0])
         return self._term_hash_signatures(hv, off, size, nthreads)
 
