@@ -17,8 +17,9 @@ corpora (``tools/train_directive_model.py``; the weights ship as ``directive_mod
   not scored (the compiled pre-filter finds them, so ordinary text costs nothing extra).
 
 Nothing is fetched or executed and no model is called: the weights are a table of about ten
-thousand numbers, read once (``ckn.sanitizer`` loads them when it is imported). Cost: a few microseconds per scored segment. The
-sanitizer only asks for a score when no rule matched (docs/security.md).
+thousand numbers, read once (``ckn.sanitizer`` loads them when it is imported). Cost: a few
+microseconds per scored segment. The sanitizer only asks for a score when no rule matched
+(docs/directive-model.md). ``Model.top_features`` shows why a line was flagged.
 """
 
 from __future__ import annotations
