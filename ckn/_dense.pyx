@@ -11,10 +11,13 @@ Python loops bit for bit.
 from cpython cimport array
 from cpython.object cimport PyObject
 from libc.math cimport isfinite, sqrt
+from libc.stdlib cimport malloc, free, qsort
+from libc.string cimport memset
 
 import array as _pyarray
 
-__all__ = ["float64_array", "cosine_scores"]
+__all__ = ["float64_array", "cosine_scores", "candidate_columns", "cosine_rows",
+           "rank_positions", "fuse"]
 
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
 cdef double _LOW = 2.0 ** -900
@@ -27,7 +30,13 @@ cdef extern from "Python.h":
     Py_ssize_t PyList_GET_SIZE(object o)
     bint PyFloat_CheckExact(PyObject* o)
     bint PyLong_CheckExact(PyObject* o)
+    bint PyDict_CheckExact(PyObject* o)
+    bint PyUnicode_CheckExact(PyObject* o)
+    bint PyList_CheckExact(PyObject* o)
+    Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
     double PyFloat_AS_DOUBLE(PyObject* o)
+    PyObject* PyDict_GetItem(object d, object key)   # borrowed; NULL when missing, no error
+    PyObject* Py_None
 
 
 def float64_array(x):
@@ -180,3 +189,345 @@ def cosine_scores(query, list embeddings, fallback):
         ekeep.clear()
         scores[i] = value if status == 0 else fallback(i, emb)
     return scores
+
+
+# ---------------------------------------------------------------------------------------------
+# Pool validation into columns (ckn.pool._columns), cosine over the rows, fusion.
+# ---------------------------------------------------------------------------------------------
+
+cdef array.array _BYTE_TEMPLATE = _pyarray.array("B")
+
+
+cdef int _float_row(object x, double* row, Py_ssize_t d) except -1:
+    """Copy the list ``x`` of exact finite floats (or ints that fit a double) into ``row``;
+    1 on success, 0 when ``x`` is anything else (the caller takes the Python path)."""
+    cdef Py_ssize_t i
+    cdef PyObject* e
+    cdef double v
+    if PyList_GET_SIZE(x) != d:
+        return 0
+    for i in range(d):
+        e = PyList_GET_ITEM(x, i)
+        if PyFloat_CheckExact(e):
+            v = PyFloat_AS_DOUBLE(e)
+        elif PyLong_CheckExact(e):
+            try:
+                v = <object>e
+            except OverflowError:
+                return 0
+        else:
+            return 0
+        if not isfinite(v):
+            return 0
+        row[i] = v
+    return 1
+
+
+def candidate_columns(raw, Py_ssize_t dim):
+    """The common case of SPEC §3 candidate validation in one pass, or ``None``.
+
+    ``raw`` must be a list of exact dicts, each with an exact non-empty str ``id`` (all
+    distinct), an exact int ``tokens`` >= 0, an exact str ``text`` and, when ``dim`` > 0, an
+    optional ``embedding``: ``None`` or a list of ``dim`` finite floats / ints (no bools);
+    when ``dim`` == 0 no candidate may carry an embedding. Anything else returns ``None`` and
+    the caller runs the full Python validation, which accepts it or raises the exact error.
+
+    Returns ``(ids, tokens, texts, matrix, present)``: three lists, the embeddings as one
+    row-major ``array('d')`` of n × dim (absent rows zero) and ``array('B')`` presence flags.
+    """
+    if type(raw) is not list:
+        return None
+    cdef Py_ssize_t n = PyList_GET_SIZE(raw), k
+    cdef list ids = [None] * n, tokens = [None] * n, texts = [None] * n
+    cdef array.array matrix = array.clone(_DOUBLE_TEMPLATE, n * dim, False)
+    cdef array.array present = array.clone(_BYTE_TEMPLATE, n, True)
+    cdef double* m = matrix.data.as_doubles
+    cdef unsigned char* pr = present.data.as_uchars
+    cdef PyObject* c
+    cdef PyObject* pid
+    cdef PyObject* ptok
+    cdef PyObject* ptext
+    cdef PyObject* pemb
+    for k in range(n):
+        c = PyList_GET_ITEM(raw, k)
+        if not PyDict_CheckExact(c):
+            return None
+        pid = PyDict_GetItem(<object>c, "id")
+        ptok = PyDict_GetItem(<object>c, "tokens")
+        ptext = PyDict_GetItem(<object>c, "text")
+        if pid == NULL or ptok == NULL or ptext == NULL:
+            return None
+        if not PyUnicode_CheckExact(pid) or PyUnicode_GET_LENGTH(pid) == 0:
+            return None
+        if not PyLong_CheckExact(ptok) or <object>ptok < 0:
+            return None
+        if not PyUnicode_CheckExact(ptext):
+            return None
+        pemb = PyDict_GetItem(<object>c, "embedding")
+        if pemb != NULL and pemb != Py_None:
+            if dim == 0 or not PyList_CheckExact(pemb):
+                return None
+            if not _float_row(<object>pemb, m + k * dim, dim):
+                return None
+            pr[k] = 1
+        elif dim > 0:
+            memset(m + k * dim, 0, dim * sizeof(double))
+        ids[k] = <object>pid
+        tokens[k] = <object>ptok
+        texts[k] = <object>ptext
+    if len(set(ids)) != n:
+        return None
+    return ids, tokens, texts, matrix, present
+
+
+cdef void _cosine_block(const double* q, Py_ssize_t d, const double* m, Py_ssize_t n,
+                        double* uv, double* vsq) noexcept nogil:
+    """uv[k] = Σ q_i·m[k,i], vsq[k] = Σ m[k,i]², each a plain left-to-right sum (four rows
+    interleaved for instruction-level parallelism; every sum keeps its own order)."""
+    cdef Py_ssize_t k = 0, i
+    cdef double a0, a1, a2, a3, s0, s1, s2, s3, x0, x1, x2, x3, qi
+    cdef const double* r0
+    cdef const double* r1
+    cdef const double* r2
+    cdef const double* r3
+    while k + 4 <= n:
+        r0 = m + k * d
+        r1 = r0 + d
+        r2 = r1 + d
+        r3 = r2 + d
+        a0 = a1 = a2 = a3 = s0 = s1 = s2 = s3 = 0.0
+        for i in range(d):
+            qi = q[i]
+            x0 = r0[i]
+            x1 = r1[i]
+            x2 = r2[i]
+            x3 = r3[i]
+            s0 += x0 * x0
+            a0 += qi * x0
+            s1 += x1 * x1
+            a1 += qi * x1
+            s2 += x2 * x2
+            a2 += qi * x2
+            s3 += x3 * x3
+            a3 += qi * x3
+        uv[k] = a0
+        uv[k + 1] = a1
+        uv[k + 2] = a2
+        uv[k + 3] = a3
+        vsq[k] = s0
+        vsq[k + 1] = s1
+        vsq[k + 2] = s2
+        vsq[k + 3] = s3
+        k += 4
+    while k < n:
+        r0 = m + k * d
+        a0 = s0 = 0.0
+        for i in range(d):
+            x0 = r0[i]
+            s0 += x0 * x0
+            a0 += q[i] * x0
+        uv[k] = a0
+        vsq[k] = s0
+        k += 1
+
+
+def cosine_rows(array.array query, array.array matrix, array.array present, fallback):
+    """``ckn.similarity.cosine_scores(query, rows)`` for the rows of ``matrix`` (n × d,
+    ``array('d')``) with ``present[k]`` set (the others give ``None``); ``query`` is an
+    ``array('d')`` of d finite values. Every sum runs with the GIL released. Rows whose squared
+    norm (or the query's) is out of range are computed by ``fallback(k)`` (the Python path)."""
+    cdef Py_ssize_t d = len(query), n = len(present), k
+    if len(matrix) != n * d or query.ob_descr.typecode != b"d" or matrix.ob_descr.typecode != b"d":
+        raise ValueError("cosine_rows: shape mismatch")
+    cdef const double* q = query.data.as_doubles
+    cdef const double* m = matrix.data.as_doubles
+    cdef const unsigned char* pr = present.data.as_uchars
+    cdef array.array scratch = array.clone(_DOUBLE_TEMPLATE, 3 * n, False)
+    cdef double* uv = scratch.data.as_doubles
+    cdef double* vsq = uv + n
+    cdef double* out = vsq + n
+    cdef unsigned char* status = <unsigned char*>malloc(n if n > 0 else 1)
+    if status == NULL:
+        raise MemoryError()
+    cdef double q_sq, value
+    cdef bint q_zero, q_ok
+    try:
+        with nogil:
+            q_zero = _all_zero(q, d)
+            q_sq = _dot(q, q, d)
+            q_ok = _LOW <= q_sq <= _HIGH
+            if not q_zero:
+                _cosine_block(q, d, m, n, uv, vsq)
+            for k in range(n):
+                status[k] = 0
+                if not pr[k]:
+                    status[k] = 2                      # absent: None
+                elif q_zero:
+                    out[k] = 0.0
+                elif q_ok and _LOW <= vsq[k] <= _HIGH:
+                    value = uv[k] / (sqrt(q_sq) * sqrt(vsq[k]))
+                    value = value if value < 1.0 else 1.0        # min(1.0, value)
+                    out[k] = value if value > -1.0 else -1.0     # max(-1.0, ...)
+                elif _all_zero(m + k * d, d):
+                    out[k] = 0.0
+                else:
+                    status[k] = 1                      # rescaling: the Python path
+        scores = [None] * n
+        for k in range(n):
+            if status[k] == 0:
+                scores[k] = out[k]
+            elif status[k] == 1:
+                scores[k] = fallback(k)
+        return scores
+    finally:
+        free(status)
+
+
+ctypedef struct _ScoreKey:
+    double score
+    Py_ssize_t index
+
+
+ctypedef struct _FusedKey:
+    double score
+    Py_ssize_t rb
+    Py_ssize_t rd
+    Py_ssize_t index
+
+
+cdef int _cmp_score(const void* a, const void* b) noexcept nogil:
+    # score descending, then index ascending (Python's stable sort of equal scores)
+    cdef const _ScoreKey* x = <const _ScoreKey*>a
+    cdef const _ScoreKey* y = <const _ScoreKey*>b
+    if x.score > y.score:
+        return -1
+    if x.score < y.score:
+        return 1
+    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+
+
+cdef int _cmp_fused(const void* a, const void* b) noexcept nogil:
+    cdef const _FusedKey* x = <const _FusedKey*>a
+    cdef const _FusedKey* y = <const _FusedKey*>b
+    if x.score > y.score:
+        return -1
+    if x.score < y.score:
+        return 1
+    if x.rb != y.rb:
+        return -1 if x.rb < y.rb else 1
+    if x.rd != y.rd:
+        return -1 if x.rd < y.rd else 1
+    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+
+
+cdef Py_ssize_t _ABSENT = <Py_ssize_t>((<size_t>-1) >> 1)   # PY_SSIZE_T_MAX: after every rank
+
+
+cdef int _ranks(object scores, Py_ssize_t* ranks) except -1:
+    """ranks[i] = 1-based rank of scores[i] (descending, ties by index), _ABSENT for None.
+    Returns 1, or 0 when a score is not an exact float/int that is not NaN (Python path)."""
+    cdef Py_ssize_t n = PyList_GET_SIZE(scores), i, m = 0
+    cdef PyObject* e
+    cdef double v
+    cdef _ScoreKey* keys = <_ScoreKey*>malloc((n if n > 0 else 1) * sizeof(_ScoreKey))
+    if keys == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            e = PyList_GET_ITEM(scores, i)
+            if e == Py_None:
+                ranks[i] = _ABSENT
+                continue
+            if PyFloat_CheckExact(e):
+                v = PyFloat_AS_DOUBLE(e)
+            else:
+                return 0
+            if v != v:
+                return 0
+            keys[m].score = v
+            keys[m].index = i
+            m += 1
+        with nogil:
+            qsort(keys, m, sizeof(_ScoreKey), _cmp_score)
+            for i in range(m):
+                ranks[keys[i].index] = i + 1
+        return 1
+    finally:
+        free(keys)
+
+
+cdef list _rank_list(const Py_ssize_t* ranks, Py_ssize_t n):
+    cdef list out = [None] * n
+    cdef Py_ssize_t i
+    for i in range(n):
+        if ranks[i] != _ABSENT:
+            out[i] = ranks[i]
+    return out
+
+
+def rank_positions(scores):
+    """``ckn.fusion.rank_positions`` for a list of exact floats / ``None``; ``None`` when the
+    input needs the Python path (other types, NaN)."""
+    if type(scores) is not list:
+        return None
+    cdef Py_ssize_t n = PyList_GET_SIZE(scores)
+    cdef Py_ssize_t* ranks = <Py_ssize_t*>malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+    if ranks == NULL:
+        raise MemoryError()
+    try:
+        if not _ranks(scores, ranks):
+            return None
+        return _rank_list(ranks, n)
+    finally:
+        free(ranks)
+
+
+def fuse(bm25, dense, double k, double w_bm25, double w_dense):
+    """Ranks, RRF scores and fused order (SPEC §5) in one pass, or ``None`` for the Python path.
+
+    ``bm25`` and ``dense`` are equal-length lists of exact floats (``dense`` may hold ``None``,
+    or be ``None``: BM25 alone). ``k`` and the weights must be floats the caller checked are
+    exactly the Python values (floats, or ints of at most 2**53), so that
+    ``w / (k + rank)`` equals Python's. Returns ``(bm25_ranks, dense_ranks, rrf, order)`` as
+    lists, equal to ``rank_positions``, ``rrf_unchecked`` and ``fused_order_unchecked``.
+    """
+    if type(bm25) is not list or (dense is not None and type(dense) is not list):
+        return None
+    cdef Py_ssize_t n = PyList_GET_SIZE(bm25), i
+    if dense is not None and PyList_GET_SIZE(dense) != n:
+        return None
+    cdef Py_ssize_t* rb = <Py_ssize_t*>malloc((2 * n if n > 0 else 1) * sizeof(Py_ssize_t))
+    cdef _FusedKey* keys = <_FusedKey*>malloc((n if n > 0 else 1) * sizeof(_FusedKey))
+    cdef Py_ssize_t* rd = rb + n
+    cdef double score
+    try:
+        if rb == NULL or keys == NULL:
+            raise MemoryError()
+        if not _ranks(bm25, rb):
+            return None
+        if dense is None:
+            for i in range(n):
+                rd[i] = _ABSENT
+        elif not _ranks(dense, rd):
+            return None
+        rrf = [None] * n
+        for i in range(n):
+            score = 0.0
+            if rb[i] != _ABSENT:
+                score += w_bm25 / (k + <double>rb[i])
+            if rd[i] != _ABSENT:
+                score += w_dense / (k + <double>rd[i])
+            keys[i].score = score
+            keys[i].rb = rb[i]
+            keys[i].rd = rd[i]
+            keys[i].index = i
+            rrf[i] = score
+        with nogil:
+            qsort(keys, n, sizeof(_FusedKey), _cmp_fused)
+        order = [None] * n
+        for i in range(n):
+            order[i] = keys[i].index
+        return _rank_list(rb, n), _rank_list(rd, n), rrf, order
+    finally:
+        free(rb)
+        free(keys)

@@ -16,6 +16,8 @@ from types import MappingProxyType
 
 from .errors import CknTypeError, CknValueError
 
+from . import _dense  # compiled ranks, RRF and fused order for float lists
+
 __all__ = ["DEFAULT_RRF_WEIGHTS", "rank_positions", "reciprocal_rank_fusion", "fused_order"]
 
 DEFAULT_RRF_WEIGHTS: Mapping[str, float] = MappingProxyType({"bm25": 1.0, "dense": 1.0})
@@ -42,6 +44,10 @@ def rank_positions(scores: Sequence[float | None], /) -> list[int | None]:
     >>> rank_positions([0.2, None, 0.9, 0.2])
     [2, None, 1, 3]
     """
+    if _dense is not None:
+        fast = _dense.rank_positions(scores)  # lists of floats / None; None: the checks below
+        if fast is not None:
+            return fast
     present = [i for i, s in enumerate(scores) if s is not None]
     for i in present:
         if scores[i] != scores[i]:
@@ -174,3 +180,31 @@ def fused_order_unchecked(rrf_scores, bm25_ranks, dense_ranks) -> list[int]:
             for i, (s, rb, rd) in enumerate(zip(rrf_scores, bm25_ranks, dense_ranks))]
     keys.sort()
     return [key[3] for key in keys]
+
+
+_EXACT_INT = 2**52  # ints up to this size are doubles exactly, also after adding a rank
+
+
+def _exact_double(x) -> bool:
+    """True when C arithmetic on ``float(x)`` gives Python's results for ``x / (k + rank)``."""
+    return type(x) is float or (type(x) is int and -_EXACT_INT <= x <= _EXACT_INT)
+
+
+def fuse_unchecked(bm25_scores, dense_scores, k: float, w_bm25: float, w_dense: float):
+    """``(bm25_ranks, dense_ranks, rrf_scores, order)`` of validated inputs (SPEC §5):
+    :func:`rank_positions` of each list, :func:`rrf_unchecked` and
+    :func:`fused_order_unchecked`, bit for bit, in one compiled pass where possible.
+    ``dense_scores`` is ``None`` for BM25-only ranking (then ``dense_ranks`` is all ``None``).
+    """
+    if (_dense is not None and _exact_double(k) and _exact_double(w_bm25)
+            and _exact_double(w_dense)):
+        fast = _dense.fuse(bm25_scores, dense_scores, k, w_bm25, w_dense)
+        if fast is not None:
+            return fast
+    bm25_ranks = rank_positions(bm25_scores)
+    if dense_scores is None:
+        dense_ranks = [None] * len(bm25_scores)
+    else:
+        dense_ranks = rank_positions(dense_scores)
+    rrf = rrf_unchecked(bm25_ranks, dense_ranks, k, w_bm25, w_dense)
+    return bm25_ranks, dense_ranks, rrf, fused_order_unchecked(rrf, bm25_ranks, dense_ranks)

@@ -8,22 +8,22 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 import math
 from array import array
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass
+from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
 from .bm25 import bm25_scores_hashed
 from .context import render_context
 from .errors import CknValueError, InputError, InputTypeError
-from .fusion import DEFAULT_RRF_WEIGHTS, fused_order_unchecked, rank_positions, rrf_unchecked
+from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .knapsack import solve
 from .minhash import MinHasher, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
-from .pool import Pool, parse_pool
+from .pool import _Columns, _parse_columns
 from .receipt import build_receipt
-from .sanitizer import Redaction, content_without_markers, sanitize_text
-from .scanner import TermHashes, scan, text_hashes
-from .similarity import cosine_scores
+from .sanitizer import REDACTION_MARKER, Redaction, content_without_markers, sanitize_text
+from .scanner import scan, text_hashes
+from .similarity import cosine_rows, cosine_scores
 
 __all__ = ["Chunk", "RankResult", "SanitizeResult", "PackResult", "Packer", "rank", "sanitize", "pack"]
 
@@ -60,31 +60,20 @@ class Chunk:
 
 
 _CHUNK_FIELDS = frozenset(f.name for f in dataclass_fields(Chunk))
-# Every field in declaration order (so that vars(chunk) is ordered as Chunk(...) orders it);
-# the required ones are always overwritten by _ranked_chunk.
-_CHUNK_TEMPLATE = {f.name: None if f.default is MISSING else f.default
-                   for f in dataclass_fields(Chunk)}
+_new = object.__new__
+_set_state = object.__setattr__
 
 
 def replace(chunk: Chunk, **changes) -> Chunk:
     """``dataclasses.replace`` for :class:`Chunk`, without re-running the frozen ``__init__``
-    (which sets every field through ``object.__setattr__``: the slowest part of a pack)."""
+    (which sets every field through ``object.__setattr__``)."""
     unknown = changes.keys() - _CHUNK_FIELDS
     if unknown:
         raise TypeError(f"Chunk has no field {sorted(unknown)[0]!r}")
-    new = object.__new__(Chunk)
+    new = _new(Chunk)
     state = new.__dict__
     state.update(chunk.__dict__)
     state.update(changes)
-    return new
-
-
-def _ranked_chunk(**values) -> Chunk:
-    """``Chunk(**values)`` for the rank stage's fields, built the fast way (see replace)."""
-    new = object.__new__(Chunk)
-    state = new.__dict__
-    state.update(_CHUNK_TEMPLATE)
-    state.update(values)
     return new
 
 
@@ -205,10 +194,10 @@ class Packer:
         args = ", ".join(f"{k}={v!r}" for k, v in self._explicit.items())
         return f"Packer({args})"
 
-    def _pool(self, pool, fields) -> Pool:
+    def _pool(self, pool, fields) -> _Columns:
         if pool is None:
             pool = {}
-        return parse_pool(pool, {**self._explicit, **fields})
+        return _parse_columns(pool, {**self._explicit, **fields})
 
     def _hasher(self, permutations: int) -> MinHasher:
         hasher = self._hashers.get(permutations)
@@ -218,13 +207,13 @@ class Packer:
 
     def rank(self, pool: Mapping | None = None, /, **fields) -> RankResult:
         """Rank a pool (SPEC §5). ``pool`` is the JSON-shaped dict; ``fields`` override it."""
-        p = self._pool(pool, fields)
-        return RankResult(_rank(p), p.params)
+        cols = self._pool(pool, fields)
+        return RankResult(_run(cols, None, None, _RANK), cols.params)
 
     def sanitize(self, pool: Mapping | None = None, /, **fields) -> SanitizeResult:
         """Rank, then redact and dedup (SPEC §6, §7)."""
-        p = self._pool(pool, fields)
-        return SanitizeResult(self._sanitize(p), p.params)
+        cols = self._pool(pool, fields)
+        return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE), cols.params)
 
     def pack(self, pool: Mapping | None = None, /, **fields) -> PackResult:
         """Rank, sanitize + dedup, then choose the exact knapsack optimum (SPEC §8).
@@ -235,142 +224,174 @@ class Packer:
         >>> result.receipt["selected_ids"], result.receipt["total_tokens"]
         (['a'], 60)
         """
-        p = self._pool(pool, fields)
-        chunks = self._sanitize(p)
-        chunks = _pack(chunks, p.params, self._count_tokens)
+        cols = self._pool(pool, fields)
+        chunks = _run(cols, self._hasher, self._count_tokens, _PACK)
         context = render_context([(c.id, c.text) for c in chunks if c.status == "selected"])
-        return PackResult(chunks, p.params, context)
-
-    def _sanitize(self, p: Pool) -> tuple[Chunk, ...]:
-        params = p.params
-        survivors: list[int] = []
-        # One text pass (docs/algorithms.md): the term hashes BM25 used are reused for the
-        # shingles whenever sanitizing left the text exactly as it was; the survivors' term
-        # hashes go to the MinHash kernel as one CSR buffer (one call, GIL released).
-        scanned = scan([c.text for c in p.candidates])
-        values, offsets = memoryview(scanned.values), scanned.offsets
-        parts: list = []
-        survivor_offsets = [0]
-        ranked = _rank(p, scanned)
-        changes: list[dict] = []  # per chunk, applied once at the end (see replace)
-        for pos, chunk in enumerate(ranked):
-            raw = p.candidates[chunk.index].text
-            cleaned = sanitize_text(raw)
-            content = content_without_markers(cleaned.text)
-            if not content.strip():
-                reason = "every line was redacted" if cleaned.redactions else "the text is empty"
-                changes.append({"text": cleaned.text, "redactions": cleaned.redactions,
-                                "status": "dropped_empty", "reason": reason})
-            else:
-                changes.append({"text": cleaned.text, "redactions": cleaned.redactions,
-                                "status": "kept", "reason": "kept after sanitize and dedup"})
-                survivors.append(pos)
-                i = chunk.index
-                hashes = (values[offsets[i]:offsets[i + 1]] if content == raw
-                          else text_hashes(content))
-                parts.append(hashes)
-                survivor_offsets.append(survivor_offsets[-1] + len(hashes))
-        term_hashes = array("Q")
-        term_hashes.frombytes(b"".join(parts))
-        del parts
-        term_view = memoryview(term_hashes)
-        size = params.shingle_size
-        sets: dict[int, object] = {}
-
-        def shingle_set(k: int):
-            """Sorted distinct shingle hashes of survivor k (only built where needed)."""
-            if k not in sets:
-                sets[k] = shingle_hashes(
-                    term_view[survivor_offsets[k]:survivor_offsets[k + 1]], size)
-            return sets[k]
-
-        hasher = self._hasher(params.minhash_permutations)
-        signatures = hasher.term_hash_signatures(term_hashes, survivor_offsets, size)
-        result = dedup(signatures, params.near_dup_threshold,
-                       exact_sets=([shingle_set(k) for k in range(len(survivors))]
-                                   if params.dedup_exact else None))
-        for kept, overlap in zip(result.kept, result.max_similarity):
-            changes[survivors[kept]]["overlap"] = overlap
-        for d in result.dropped:
-            original = ranked[survivors[d.duplicate_of]]
-            # The audit always reports the exact Jaccard; with dedup_exact it was also the test.
-            exact_jaccard = d.exact_jaccard
-            if exact_jaccard is None:
-                exact_jaccard = jaccard(shingle_set(d.index), shingle_set(d.duplicate_of))
-            changes[survivors[d.index]].update(
-                status="dropped_duplicate",
-                reason=(f"near-duplicate of {original.id}: estimated similarity "
-                        f"{d.estimate:.4f} >= {params.near_dup_threshold} "
-                        f"(exact Jaccard {exact_jaccard:.4f})"),
-                duplicate_of=original.id, duplicate_estimate=d.estimate,
-                duplicate_jaccard=exact_jaccard)
-        out = [replace(chunk, **change) for chunk, change in zip(ranked, changes)]
-        return tuple(out)
+        return PackResult(chunks, cols.params, context)
 
 
-def _rank(p: Pool, scanned: TermHashes | None = None) -> tuple[Chunk, ...]:
-    """Fused order (SPEC §5); ``scanned`` = ``scan`` of the candidates' texts, if at hand."""
-    params = p.params
-    if scanned is None:
-        scanned = scan([c.text for c in p.candidates])
+_RANK, _SANITIZE, _PACK = 1, 2, 3
+
+
+def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
+         count_tokens: TokenCounter | None, stage: int) -> tuple[Chunk, ...]:
+    """The flow up to ``stage`` over a validated pool; each Chunk is built once, at the end.
+
+    Per-chunk values live in lists indexed by fused position until then. One text pass
+    (docs/algorithms.md): the term hashes BM25 used are reused for the shingles whenever
+    sanitizing left the text exactly as it was; the survivors' term hashes go to the MinHash
+    kernel as one CSR buffer (one call, GIL released).
+    """
+    params = cols.params
+    ids, texts, cand_tokens = cols.ids, cols.texts, cols.tokens
+    n = len(ids)
+    scanned = scan(texts)
     # Same scores as bm25_scores over terms(), bit for bit (see ckn.bm25.bm25_scores_hashed).
-    bm25 = bm25_scores_hashed(scanned, text_hashes(p.query), k1=params.bm25_k1, b=params.bm25_b)
-    bm25_ranks = rank_positions(bm25)
-    if p.query_embedding is not None:
-        dense = cosine_scores(p.query_embedding, [c.embedding for c in p.candidates])
-        dense_ranks = rank_positions(dense)
+    bm25 = bm25_scores_hashed(scanned, text_hashes(cols.query), k1=params.bm25_k1, b=params.bm25_b)
+    if cols.query_embedding is None:
+        dense = None
+    elif cols.matrix is not None:
+        dense = cosine_rows(cols.query_embedding, cols.matrix, cols.present)
     else:
-        dense = dense_ranks = [None] * len(p.candidates)
+        dense = cosine_scores(cols.query_embedding, cols.embeddings)
     # The ranks come from rank_positions and the parameters were validated: skip the checks.
     weights = {**DEFAULT_RRF_WEIGHTS, **params.rrf_weights}
-    rrf = rrf_unchecked(bm25_ranks, dense_ranks, params.rrf_k, weights["bm25"], weights["dense"])
-    order = fused_order_unchecked(rrf, bm25_ranks, dense_ranks)
-    cands = p.candidates
-    return tuple(
-        _ranked_chunk(id=cands[i].id, index=i, fused_rank=pos, bm25_score=bm25[i],
-                      bm25_rank=bm25_ranks[i], dense_score=dense[i], dense_rank=dense_ranks[i],
-                      rrf_score=rrf[i], tokens=cands[i].tokens)
-        for pos, i in enumerate(order, start=1)
-    )
+    bm25_ranks, dense_ranks, rrf, order = fuse_unchecked(
+        bm25, dense, params.rrf_k, weights["bm25"], weights["dense"])
+    if dense is None:
+        dense = dense_ranks
 
+    if stage == _RANK:
+        return tuple([
+            _chunk(ids[i], i, pos, bm25[i], bm25_ranks[i], dense[i], dense_ranks[i], rrf[i],
+                   "ranked", "", None, (), None, None, None, cand_tokens[i], None, None, None)
+            for pos, i in enumerate(order, start=1)])
 
-def _token_count(count_tokens: TokenCounter | None, chunk: Chunk) -> int:
-    """The chunk's knapsack weight: the caller's count, or ``count_tokens`` of its sanitized text."""
-    if count_tokens is None:
-        return chunk.tokens
-    n = count_tokens(chunk.text)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise CknValueError(f"count_tokens({chunk.id!r}): expected a non-negative integer, got {n!r}")
-    return n
+    # ---- sanitize + dedup (SPEC §6, §7), in fused order
+    clean_texts: list = [None] * n
+    redactions: list = [()] * n
+    status = ["kept"] * n
+    reason = ["kept after sanitize and dedup"] * n
+    survivors: list[int] = []          # fused positions of the non-empty chunks
+    values, offsets = memoryview(scanned.values), scanned.offsets
+    parts: list = []
+    survivor_offsets = [0]
+    total = 0
+    marker = REDACTION_MARKER
+    for pos, i in enumerate(order):
+        raw = texts[i]
+        cleaned = sanitize_text(raw)
+        text = clean_texts[pos] = cleaned.text
+        redacted = cleaned.redactions
+        if redacted:
+            redactions[pos] = redacted
+        content = content_without_markers(text) if marker in text else text
+        if not content or content.isspace():  # == not content.strip()
+            status[pos] = "dropped_empty"
+            reason[pos] = "every line was redacted" if redacted else "the text is empty"
+            continue
+        survivors.append(pos)
+        hashes = (values[offsets[i]:offsets[i + 1]] if content == raw
+                  else text_hashes(content))
+        parts.append(hashes)
+        total += len(hashes)
+        survivor_offsets.append(total)
+    term_hashes = array("Q")
+    term_hashes.frombytes(b"".join(parts))
+    del parts
+    term_view = memoryview(term_hashes)
+    size = params.shingle_size
+    sets: dict[int, object] = {}
 
+    def shingle_set(k: int):
+        """Sorted distinct shingle hashes of survivor k (only built where needed)."""
+        if k not in sets:
+            sets[k] = shingle_hashes(
+                term_view[survivor_offsets[k]:survivor_offsets[k + 1]], size)
+        return sets[k]
 
-def _pack(chunks: tuple[Chunk, ...], params: Params, count_tokens: TokenCounter | None,
-          ) -> tuple[Chunk, ...]:
-    """Overlap-discounted utilities, integer values, and the exact knapsack (SPEC §8)."""
-    out = list(chunks)
-    positions = [pos for pos, c in enumerate(out) if c.status == "kept"]
-    weights, values, changes = [], [], []
-    for pos in positions:
-        c = out[pos]
-        utility = c.rrf_score * (1.0 - params.redundancy_lambda * c.overlap)
-        value = math.floor(utility * params.utility_scale + 0.5)
-        tokens = _token_count(count_tokens, c)
-        changes.append({"adjusted_utility": utility, "value": value, "tokens": tokens})
-        weights.append(tokens)
-        values.append(value)
-    chosen = set(solve(weights, values, params.token_budget).indices)
-    budget = params.token_budget
-    for k, (pos, change) in enumerate(zip(positions, changes)):
-        if k in chosen:
-            change.update(status="selected", reason="in the optimal subset")
-        elif change["tokens"] > budget:
-            change.update(status="not_selected",
-                          reason=f"{change['tokens']} tokens exceed the budget of {budget}")
-        else:
-            change.update(status="not_selected",
-                          reason="not in the optimal subset under the token budget")
-        out[pos] = replace(out[pos], **change)
+    signatures = hasher(params.minhash_permutations).term_hash_signatures(
+        term_hashes, survivor_offsets, size)
+    result = dedup(signatures, params.near_dup_threshold,
+                   exact_sets=([shingle_set(k) for k in range(len(survivors))]
+                               if params.dedup_exact else None))
+    overlap: list = [None] * n
+    for kept, sim in zip(result.kept, result.max_similarity):
+        overlap[survivors[kept]] = sim
+    duplicate: dict[int, tuple] = {}
+    for d in result.dropped:
+        pos = survivors[d.index]
+        original = ids[order[survivors[d.duplicate_of]]]
+        # The audit always reports the exact Jaccard; with dedup_exact it was also the test.
+        exact_jaccard = d.exact_jaccard
+        if exact_jaccard is None:
+            exact_jaccard = jaccard(shingle_set(d.index), shingle_set(d.duplicate_of))
+        status[pos] = "dropped_duplicate"
+        reason[pos] = (f"near-duplicate of {original}: estimated similarity "
+                       f"{d.estimate:.4f} >= {params.near_dup_threshold} "
+                       f"(exact Jaccard {exact_jaccard:.4f})")
+        duplicate[pos] = (original, d.estimate, exact_jaccard)
+
+    tokens = [cand_tokens[i] for i in order]
+    utility: list = [None] * n
+    value: list = [None] * n
+    if stage == _PACK:
+        # ---- pack (SPEC §8): overlap-discounted utilities, integer values, exact knapsack
+        kept = [pos for pos in survivors if status[pos] == "kept"]
+        lam, scale, floor = params.redundancy_lambda, params.utility_scale, math.floor
+        values_k = []
+        for pos in kept:
+            u = utility[pos] = rrf[order[pos]] * (1.0 - lam * overlap[pos])
+            v = value[pos] = floor(u * scale + 0.5)
+            values_k.append(v)
+            if count_tokens is not None:
+                tokens[pos] = _recount(count_tokens, ids[order[pos]], clean_texts[pos])
+        weights_k = [tokens[pos] for pos in kept]
+        budget = params.token_budget
+        for k in solve(weights_k, values_k, budget).indices:
+            status[kept[k]] = "selected"
+            reason[kept[k]] = "in the optimal subset"
+        for pos in kept:
+            if status[pos] == "kept":
+                status[pos] = "not_selected"
+                reason[pos] = (f"{tokens[pos]} tokens exceed the budget of {budget}"
+                               if tokens[pos] > budget else
+                               "not in the optimal subset under the token budget")
+
+    no_duplicate = (None, None, None)
+    out = []
+    for pos, i in enumerate(order):
+        dup = duplicate.get(pos, no_duplicate) if duplicate else no_duplicate
+        out.append(_chunk(ids[i], i, pos + 1, bm25[i], bm25_ranks[i], dense[i], dense_ranks[i],
+                          rrf[i], status[pos], reason[pos], clean_texts[pos], redactions[pos],
+                          dup[0], dup[1], dup[2], tokens[pos], overlap[pos], utility[pos],
+                          value[pos]))
     return tuple(out)
+
+
+def _chunk(id, index, fused_rank, bm25_score, bm25_rank, dense_score, dense_rank, rrf_score,
+           status, reason, text, redactions, duplicate_of, duplicate_estimate, duplicate_jaccard,
+           tokens, overlap, adjusted_utility, value) -> Chunk:
+    """``Chunk(...)`` built without the frozen ``__init__`` (which sets every field through
+    ``object.__setattr__``): the same instance state, fields in declaration order."""
+    new = _new(Chunk)
+    _set_state(new, "__dict__", {
+        "id": id, "index": index, "fused_rank": fused_rank, "bm25_score": bm25_score,
+        "bm25_rank": bm25_rank, "dense_score": dense_score, "dense_rank": dense_rank,
+        "rrf_score": rrf_score, "status": status, "reason": reason, "text": text,
+        "redactions": redactions, "duplicate_of": duplicate_of,
+        "duplicate_estimate": duplicate_estimate, "duplicate_jaccard": duplicate_jaccard,
+        "tokens": tokens, "overlap": overlap, "adjusted_utility": adjusted_utility,
+        "value": value})
+    return new
+
+
+def _recount(count_tokens: TokenCounter, chunk_id: str, text: str) -> int:
+    """A survivor's knapsack weight: ``count_tokens`` of its sanitized text."""
+    n = count_tokens(text)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise CknValueError(f"count_tokens({chunk_id!r}): expected a non-negative integer, got {n!r}")
+    return n
 
 
 _DEFAULT = Packer()

@@ -132,12 +132,27 @@ def _candidate(i: int, c, has_query_embedding: bool, dim: int) -> Candidate:
     return Candidate(cid, tokens, text, embedding)
 
 
-def parse_pool(data: Mapping, overrides: Mapping | None = None, *, base: Params | None = None) -> Pool:
-    """Validate ``data`` (a pool object) updated by ``overrides``; O(total input size).
+class _Columns:
+    """A validated pool as columns (the pipeline's internal form; :func:`parse_pool` builds
+    the public :class:`Pool` from it). ``matrix`` (``array('d')``, n × dim, row-major, absent
+    rows zero) and ``present`` (``array('B')``) are set by the compiled path; otherwise
+    ``embeddings`` holds one ``array('d')`` or ``None`` per candidate."""
 
-    ``base`` supplies parameter values (e.g. a Packer's) that the pool file and then the
-    overrides may change. ``token_budget`` must end up set.
-    """
+    __slots__ = ("query", "query_embedding", "ids", "tokens", "texts", "embeddings", "matrix",
+                 "present", "params")
+
+    def candidate_embedding(self, i: int) -> array | None:
+        if self.matrix is None:
+            return self.embeddings[i] if self.embeddings is not None else None
+        if not self.present[i]:
+            return None
+        dim = len(self.query_embedding)
+        return self.matrix[i * dim:(i + 1) * dim]
+
+
+def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
+                   base: Params | None = None) -> _Columns:
+    """:func:`parse_pool`'s validation, same checks in the same order, into :class:`_Columns`."""
     if not isinstance(data, Mapping):
         raise InputTypeError("", f"the pool must be a JSON object, got {_json_type(data)}")
     _check_top_level_keys(data)
@@ -162,10 +177,46 @@ def parse_pool(data: Mapping, overrides: Mapping | None = None, *, base: Params 
         raise InputTypeError("candidates", f"expected an array of objects, got {_json_type(raw)}")
     has_qe = query_embedding is not None
     dim = len(query_embedding) if has_qe else 0
+    out = _Columns()
+    out.query, out.query_embedding, out.params = query, query_embedding, params
+    # The compiled pass takes the common case (JSON-shaped dicts, float lists) whole; any
+    # other input goes through the checks below, which accept it or raise the exact error.
+    fast = _dense.candidate_columns(raw, dim) if _dense is not None else None
+    if fast is not None:
+        out.ids, out.tokens, out.texts, matrix, present = fast
+        out.matrix, out.present = (matrix, present) if has_qe else (None, None)
+        out.embeddings = None
+        return out
     candidates = tuple(_candidate(i, c, has_qe, dim) for i, c in enumerate(raw))
     seen: dict[str, int] = {}
     for i, c in enumerate(candidates):
         if c.id in seen:
             raise InputError(f"candidates[{i}].id", f"duplicate id {c.id!r} (also candidates[{seen[c.id]}])")
         seen[c.id] = i
-    return Pool(query, query_embedding, candidates, params)
+    out.ids = [c.id for c in candidates]
+    out.tokens = [c.tokens for c in candidates]
+    out.texts = [c.text for c in candidates]
+    out.embeddings = [c.embedding for c in candidates]
+    out.matrix = out.present = None
+    return out
+
+
+def _new_candidate(cid: str, tokens: int, text: str, embedding: array | None) -> Candidate:
+    """``Candidate(cid, tokens, text, embedding)`` without the frozen ``__init__``'s
+    ``object.__setattr__`` per field (same instance state, same field order)."""
+    new = object.__new__(Candidate)
+    new.__dict__.update(id=cid, tokens=tokens, text=text, embedding=embedding)
+    return new
+
+
+def parse_pool(data: Mapping, overrides: Mapping | None = None, *, base: Params | None = None) -> Pool:
+    """Validate ``data`` (a pool object) updated by ``overrides``; O(total input size).
+
+    ``base`` supplies parameter values (e.g. a Packer's) that the pool file and then the
+    overrides may change. ``token_budget`` must end up set.
+    """
+    cols = _parse_columns(data, overrides, base=base)
+    embedding = cols.candidate_embedding
+    candidates = tuple(_new_candidate(cid, tokens, text, embedding(i))
+                       for i, (cid, tokens, text) in enumerate(zip(cols.ids, cols.tokens, cols.texts)))
+    return Pool(cols.query, cols.query_embedding, candidates, cols.params)
