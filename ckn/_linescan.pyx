@@ -17,6 +17,10 @@ after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the P
   kept as 64-bit FNV-1a hashes in an open-addressing table, each with the bit set of the rules
   it anchors; the segment's bit set tells Python which rules to run. A hash collision or the
   extra view only adds rules.
+* a rule may also *require* word sets and character sets (``sanitizer._REQUIRES`` and
+  ``_REQUIRE_CHARS``): each set is one group bit, set when one of its words (in either word
+  view) or characters occurs; a rule bit survives only when some rule owning it has every group
+  it needs. Group bits are shared modulo 64 when there are more groups, which only keeps rules.
 
 So the pass is conservative: every segment it drops is one that ``scan_line`` rejects without
 running a regex, and the Python rules decide every segment it keeps. The test-suite checks that
@@ -40,11 +44,18 @@ cdef extern from "Python.h":
 cdef enum:
     _MIN_SPACED = 4   # letters of a spaced-out run: " [a-z] {1,3}[a-z] {1,3}[a-z] {1,3}[a-z](?![a-z])"
 
-# Flag bits of a candidate's mask above the rule bits.
-NON_ASCII = 1 << 63
-SPACED_OUT = 1 << 62
-cdef uint64_t _NON_ASCII = NON_ASCII
-cdef uint64_t _SPACED_OUT = SPACED_OUT
+# A candidate's mask has 128 bits (two words, ``lo`` = bits 0-63, ``hi`` = bits 64-127): rule
+# bits 0-125 and two flag bits.
+NON_ASCII = 1 << 127
+SPACED_OUT = 1 << 126
+cdef uint64_t _NON_ASCII_HI = 1ULL << 63
+cdef uint64_t _SPACED_OUT_HI = 1ULL << 62
+
+
+ctypedef struct _Mask:
+    uint64_t lo
+    uint64_t hi
+_LOW64 = (1 << 64) - 1
 cdef uint64_t _FNV_OFFSET = 14695981039346656037ULL
 cdef uint64_t _FNV_PRIME = 1099511628211ULL
 
@@ -54,14 +65,53 @@ cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
     return h if h != 0 else 1
 
 
-cdef inline uint64_t _anchor_bits(const uint64_t* slots, uint64_t mask, uint64_t h) noexcept nogil:
-    """Rule bits of the anchor word with hash ``h`` (0 when none); slots are (hash, bits) pairs."""
-    cdef uint64_t i = h & mask
-    while slots[2 * i] != 0:
-        if slots[2 * i] == h:
-            return slots[2 * i + 1]
-        i = (i + 1) & mask
-    return 0
+cdef inline void _word_bits(const uint64_t* slots, uint64_t slot_mask, uint64_t h,
+                            _Mask* mask, uint64_t* groups) noexcept nogil:
+    """OR the rule bits of the word with hash ``h`` into ``mask`` and its group bits into
+    ``groups`` (nothing when it is not in the table). Slots are (hash, rule bits lo, rule bits
+    hi, group bits) quadruples."""
+    cdef uint64_t i = h & slot_mask
+    while slots[4 * i] != 0:
+        if slots[4 * i] == h:
+            mask.lo |= slots[4 * i + 1]
+            mask.hi |= slots[4 * i + 2]
+            groups[0] |= slots[4 * i + 3]
+            return
+        i = (i + 1) & slot_mask
+
+
+ctypedef struct _Plan:
+    const uint8_t* table        # 128 bytes: the word table of ``_ascii_plan``
+    const uint8_t* dropped      # 128 flags: in-word punctuation left out of the second view
+    const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
+    const uint64_t* pair_masks  # (lo, hi) pairs
+    const uint64_t* slots       # (hash, rule bits lo, rule bits hi, group bits), never full
+    uint64_t slot_mask
+    const uint64_t* char_groups  # 128 group masks, one per ASCII character
+    const uint64_t* needs       # (rule bit index, group mask it needs) pairs, one per rule
+    index_t n_needs
+
+
+cdef inline _Mask _required(const _Plan* plan, _Mask mask, uint64_t groups) noexcept nogil:
+    """``mask`` without the rule bits none of whose rules has every group it needs."""
+    cdef _Mask keep
+    cdef uint64_t need, bit
+    cdef index_t k
+    keep.lo = 0
+    keep.hi = 0
+    if not mask.lo and not mask.hi:
+        return mask
+    for k in range(plan.n_needs):
+        need = plan.needs[2 * k + 1]
+        if groups & need == need:
+            bit = plan.needs[2 * k]
+            if bit < 64:
+                keep.lo |= 1ULL << bit
+            else:
+                keep.hi |= 1ULL << (bit - 64)
+    mask.lo &= keep.lo
+    mask.hi &= keep.hi
+    return mask
 
 
 cdef inline bint _is_space(uint8_t c) noexcept nogil:
@@ -115,72 +165,80 @@ cdef inline bint _sentence_end(const ucs_t* d, index_t p, index_t end) noexcept 
     return c == 32 or c == 9 or c == 13 or c == 12 or c == 11
 
 
-cdef uint64_t _span_mask(
-    const ucs_t* d, index_t start, index_t end,
-    const uint8_t* table, const uint8_t* dropped,
-    const uint8_t* pairs, const uint64_t* pair_masks,
-    const uint64_t* slots, uint64_t slot_mask, uint8_t* work,
+cdef _Mask _span_mask(
+    const ucs_t* d, index_t start, index_t end, const _Plan* plan, uint8_t* work,
 ) noexcept nogil:
     """Mask of the code points ``[start, end)`` of one segment (no newline inside): the rule bits
-    of its anchor words and markers plus ``SPACED_OUT``, or ``NON_ASCII``, or 0."""
+    of its anchor words and markers whose requirements are met, plus ``SPACED_OUT``; or
+    ``NON_ASCII``; or 0."""
     cdef index_t i, j = 0
     cdef index_t len1 = 0, len2 = 0
-    cdef uint64_t mask = 0, h1 = _FNV_OFFSET, h2 = _FNV_OFFSET
+    cdef _Mask mask
+    cdef uint64_t groups = 0, h1 = _FNV_OFFSET, h2 = _FNV_OFFSET
     cdef uint32_t c, prev = 0
-    cdef uint8_t t
+    cdef uint8_t t, pair
+    cdef const uint64_t* slots = plan.slots
+    cdef uint64_t slot_mask = plan.slot_mask
+    mask.lo = 0
+    mask.hi = 0
     for i in range(start, end):
         c = d[i]
         if c >= 128:
-            return _NON_ASCII
-        mask |= pair_masks[pairs[(prev << 7) | c]]
+            mask.lo = 0
+            mask.hi = _NON_ASCII_HI
+            return mask
+        pair = plan.pairs[(prev << 7) | c]
+        mask.lo |= plan.pair_masks[2 * pair]
+        mask.hi |= plan.pair_masks[2 * pair + 1]
+        groups |= plan.char_groups[c]
         prev = c
-        t = table[c]
+        t = plan.table[c]
         work[j] = t
         j += 1
         if _is_space(t):
             if len1:
-                mask |= _anchor_bits(slots, slot_mask, _finish(h1))
+                _word_bits(slots, slot_mask, _finish(h1), &mask, &groups)
                 h1 = _FNV_OFFSET
                 len1 = 0
         else:
             h1 = (h1 ^ t) * _FNV_PRIME
             len1 += 1
-        if dropped[c]:
+        if plan.dropped[c]:
             continue
         if _is_space(t):
             if len2:
-                mask |= _anchor_bits(slots, slot_mask, _finish(h2))
+                _word_bits(slots, slot_mask, _finish(h2), &mask, &groups)
                 h2 = _FNV_OFFSET
                 len2 = 0
         else:
             h2 = (h2 ^ t) * _FNV_PRIME
             len2 += 1
     if len1:
-        mask |= _anchor_bits(slots, slot_mask, _finish(h1))
+        _word_bits(slots, slot_mask, _finish(h1), &mask, &groups)
     if len2:
-        mask |= _anchor_bits(slots, slot_mask, _finish(h2))
+        _word_bits(slots, slot_mask, _finish(h2), &mask, &groups)
     if _spaced_out(work, j):
-        mask |= _SPACED_OUT
-    return mask
+        mask.hi |= _SPACED_OUT_HI  # every ASCII rule runs: requirements do not apply
+        return mask
+    return _required(plan, mask, groups)
 
 
 cdef inline index_t _emit(index_t* out, index_t cap, index_t count, index_t start, index_t end,
-                          index_t seg, index_t seg_end, uint64_t mask) noexcept nogil:
+                          index_t seg, index_t seg_end, _Mask mask) noexcept nogil:
     """Record a candidate segment (when ``mask`` is set and there is room); the new count."""
-    if mask and count < cap:
-        out[5 * count] = start
-        out[5 * count + 1] = end
-        out[5 * count + 2] = seg
-        out[5 * count + 3] = seg_end
-        out[5 * count + 4] = <index_t>mask
-    return count + (mask != 0)
+    cdef bint keep = mask.lo != 0 or mask.hi != 0
+    if keep and count < cap:
+        out[6 * count] = start
+        out[6 * count + 1] = end
+        out[6 * count + 2] = seg
+        out[6 * count + 3] = seg_end
+        out[6 * count + 4] = <index_t>mask.lo
+        out[6 * count + 5] = <index_t>mask.hi
+    return count + keep
 
 
 cdef index_t _candidates(
-    const ucs_t* d, index_t n, index_t segment_min,
-    const uint8_t* table, const uint8_t* dropped,
-    const uint8_t* pairs, const uint64_t* pair_masks,
-    const uint64_t* slots, uint64_t slot_mask,
+    const ucs_t* d, index_t n, index_t segment_min, const _Plan* plan,
     uint8_t* work, index_t* out, index_t cap,
 ) noexcept nogil:
     cdef index_t i = 0, start, end, seg, p, count = 0
@@ -194,45 +252,33 @@ cdef index_t _candidates(
             for p in range(start, end):
                 if _sentence_end(d, p, end):
                     count = _emit(out, cap, count, start, end, seg, p + 1,
-                                  _span_mask(d, seg, p + 1, table, dropped, pairs, pair_masks,
-                                             slots, slot_mask, work))
+                                  _span_mask(d, seg, p + 1, plan, work))
                     seg = p + 1
-        count = _emit(out, cap, count, start, end, seg, end,
-                      _span_mask(d, seg, end, table, dropped, pairs, pair_masks, slots,
-                                 slot_mask, work))
+        count = _emit(out, cap, count, start, end, seg, end, _span_mask(d, seg, end, plan, work))
         i = end + 1  # skip the newline (or step past the end)
     return count
 
 
 cdef index_t linescan_candidates(
-    const void* data, int kind, index_t n, index_t segment_min,
-    const uint8_t* table, const uint8_t* dropped,
-    const uint8_t* pairs, const uint64_t* pair_masks,
-    const uint64_t* slots, uint64_t slot_mask,
+    const void* data, int kind, index_t n, index_t segment_min, const _Plan* plan,
     uint8_t* work, index_t* out, index_t cap,
 ) noexcept nogil:
-    """Write ``line_start, line_end, start, end, mask`` of every candidate segment of the ``n``
+    """Write ``line_start, line_end, start, end, mask lo, mask hi`` of every candidate segment of the ``n``
     code points at ``data`` (PEP 393 ``kind`` 1, 2 or 4) to ``out``; return how many segments.
 
     Lines split on ``\\n``; a line longer than ``segment_min`` code points is cut after every
     sentence end (``_sentence_end``) into segments, a shorter line is one segment
-    (``sanitizer._segments``). ``table``: 128 bytes, the word table of ``_ascii_plan``;
-    ``dropped``: 128 flags, in-word punctuation left out of the second word view; ``pairs``:
-    128 * 128 bytes, index into ``pair_masks`` of a marker pair (0: none);
-    ``slots``/``slot_mask``: the anchor table, ``slot_mask + 1`` (hash, bits) pairs, never full;
-    ``work``: ``n`` bytes; ``out``: room for ``5 * cap`` indices (the first ``cap`` segments are
-    written; the return value counts them all, so a caller can retry with more room). A mask is
-    the rule bits, plus ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point
-    >= 128.
+    (``sanitizer._segments``). ``plan``: the tables (``_Plan``); ``work``: ``n`` bytes; ``out``:
+    room for ``6 * cap`` indices (the first ``cap`` segments are written; the return value
+    counts them all, so a caller can retry with more room). A mask is the rule bits, plus
+    ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point >= 128 (128 bits: the
+    low and the high word).
     """
     if kind == 1:
-        return _candidates(<const uint8_t*>data, n, segment_min, table, dropped, pairs,
-                           pair_masks, slots, slot_mask, work, out, cap)
+        return _candidates(<const uint8_t*>data, n, segment_min, plan, work, out, cap)
     if kind == 2:
-        return _candidates(<const uint16_t*>data, n, segment_min, table, dropped, pairs,
-                           pair_masks, slots, slot_mask, work, out, cap)
-    return _candidates(<const uint32_t*>data, n, segment_min, table, dropped, pairs,
-                       pair_masks, slots, slot_mask, work, out, cap)
+        return _candidates(<const uint16_t*>data, n, segment_min, plan, work, out, cap)
+    return _candidates(<const uint32_t*>data, n, segment_min, plan, work, out, cap)
 
 
 cdef uint64_t _word_hash(bytes word):
@@ -256,15 +302,24 @@ cdef class LineScanner:
         In-word punctuation left out of the second reading.
     markers : dict of str to int
         Two-character ASCII marker -> bit set of its rules.
+    word_groups : dict of bytes to int
+        Word -> the group bits of the required word sets it belongs to.
+    char_groups : dict of str to int
+        ASCII character -> the group bits of the required character sets it belongs to.
+    needs : list of (int, int)
+        For each rule: (the index of its rule bit, the group bits it needs); a rule bit survives
+        when one of its pairs is met. A rule bit with no pair is dropped, so list every rule
+        (need 0 when it requires nothing).
 
-    Rule bits must stay below bit 62 (``SPACED_OUT``, ``NON_ASCII``).
+    Rule bits are bits 0 to 125 of a 128-bit mask (``SPACED_OUT``, ``NON_ASCII`` above them).
     """
 
-    cdef bytes _table, _dropped, _pairs, _pair_masks, _slots
-    cdef uint64_t _slot_mask
+    cdef bytes _table, _dropped, _pairs, _pair_masks, _slots, _char_groups, _needs
+    cdef _Plan _plan
 
     def __init__(self, dict anchors not None, bytes table not None, bytes dropped not None,
-                 dict markers not None):
+                 dict markers not None, dict word_groups not None, dict char_groups not None,
+                 list needs not None):
         if len(table) != 256:
             raise ValueError(f"table: expected 256 bytes, got {len(table)}")
         self._table = table[:128]
@@ -274,63 +329,92 @@ cdef class LineScanner:
                 flags[b] = 1
         self._dropped = bytes(flags)
         import array
-        cdef Py_ssize_t size = 16
-        while size < 4 * len(anchors) + 16:
-            size *= 2
-        slots = array.array("Q", bytes(16 * size))
-        cdef uint64_t h, k
+        words = {}
         for word, bits in anchors.items():
-            if not isinstance(word, bytes) or not word or any(_is_space(b) for b in word):
-                raise ValueError(f"anchor {word!r}: must be non-empty bytes without whitespace")
-            if bits >> 62:
+            if bits >> 126:
                 raise ValueError(f"anchor {word!r}: rule bits {bits:#x} reach the flag bits")
+            words[word] = [bits, 0]
+        for word, bits in word_groups.items():
+            words.setdefault(word, [0, 0])[1] |= bits
+        cdef Py_ssize_t size = 16
+        while size < 4 * len(words) + 16:
+            size *= 2
+        slots = array.array("Q", bytes(32 * size))
+        cdef uint64_t h, k
+        for word, (bits, groups) in words.items():
+            if not isinstance(word, bytes) or not word or any(_is_space(b) for b in word):
+                raise ValueError(f"word {word!r}: must be non-empty bytes without whitespace")
             h = _word_hash(word)
             k = h & (size - 1)
-            while slots[2 * k] != 0 and slots[2 * k] != h:
+            while slots[4 * k] != 0 and slots[4 * k] != h:
                 k = (k + 1) & (size - 1)
-            slots[2 * k] = h
-            slots[2 * k + 1] |= bits
+            slots[4 * k] = h
+            slots[4 * k + 1] |= bits & _LOW64
+            slots[4 * k + 2] |= bits >> 64
+            slots[4 * k + 3] |= groups
         self._slots = slots.tobytes()
-        self._slot_mask = size - 1
         pairs = bytearray(128 * 128)
-        masks = [0]
+        masks = [0, 0]
         for marker, bits in markers.items():
             if len(marker) != 2 or not marker.isascii():
                 raise ValueError(f"marker {marker!r}: must be two ASCII characters")
-            masks.append(bits)
-            pairs[(ord(marker[0]) << 7) | ord(marker[1])] = len(masks) - 1
-        if len(masks) > 256:
+            if bits >> 126:
+                raise ValueError(f"marker {marker!r}: rule bits {bits:#x} reach the flag bits")
+            masks.extend((bits & _LOW64, bits >> 64))
+            pairs[(ord(marker[0]) << 7) | ord(marker[1])] = len(masks) // 2 - 1
+        if len(masks) > 512:
             raise ValueError("markers: at most 255")
         self._pairs = bytes(pairs)
         self._pair_masks = array.array("Q", masks).tobytes()
+        per_char = array.array("Q", bytes(8 * 128))
+        for char, bits in char_groups.items():
+            if len(char) != 1 or not char.isascii():
+                raise ValueError(f"character {char!r}: must be one ASCII character")
+            per_char[ord(char)] |= bits
+        self._char_groups = per_char.tobytes()
+        flat = array.array("Q")
+        for bit, need in needs:
+            if not 0 <= bit < 126:
+                raise ValueError(f"needs: rule bit index {bit} is not in 0..125")
+            flat.extend((bit, need))
+        self._needs = flat.tobytes()
+        self._plan.table = <const uint8_t*><const char*>self._table
+        self._plan.dropped = <const uint8_t*><const char*>self._dropped
+        self._plan.pairs = <const uint8_t*><const char*>self._pairs
+        self._plan.pair_masks = <const uint64_t*><const char*>self._pair_masks
+        self._plan.slots = <const uint64_t*><const char*>self._slots
+        self._plan.slot_mask = size - 1
+        self._plan.char_groups = <const uint64_t*><const char*>self._char_groups
+        self._plan.needs = <const uint64_t*><const char*>self._needs
+        self._plan.n_needs = len(needs)
 
     def candidates(self, str text not None, index_t segment_min):
         """Flat ``[line_start, line_end, start, end, mask, …]`` for the segments of ``text`` that
         can match a rule (code-point offsets; lines split on ``\\n``, lines longer than
         ``segment_min`` cut after sentence ends; ``mask`` as described in
-        ``linescan_candidates``, returned as a signed int64). Every other segment is plain ASCII
-        with no anchor, marker or spaced-out letters."""
+        ``linescan_candidates``, as one non-negative 128-bit int). Every other segment is plain ASCII
+        with no anchor, marker or spaced-out letters, or one whose rules lack a required word
+        or character."""
         cdef index_t n = PyUnicode_GET_LENGTH(text)
         cdef const void* data = PyUnicode_DATA(text)
         cdef int kind = PyUnicode_KIND(text)
         cdef bytearray work = bytearray(n + 1)
-        cdef const uint8_t* table = <const uint8_t*><const char*>self._table
-        cdef const uint8_t* dropped = <const uint8_t*><const char*>self._dropped
-        cdef const uint8_t* pairs = <const uint8_t*><const char*>self._pairs
-        cdef const uint64_t* pair_masks = <const uint64_t*><const char*>self._pair_masks
-        cdef const uint64_t* slots = <const uint64_t*><const char*>self._slots
         cdef uint8_t* w = <uint8_t*><char*>work
-        cdef index_t stack[5 * 16]
+        cdef index_t stack[6 * 16]
         cdef index_t* o = stack
         cdef index_t cap = 16, count
         cdef bytearray out
         while True:  # room for 16 candidate segments on the stack, else exactly as many as needed
             with nogil:
-                count = linescan_candidates(data, kind, n, segment_min, table, dropped, pairs,
-                                            pair_masks, slots, self._slot_mask, w, o, cap)
+                count = linescan_candidates(data, kind, n, segment_min, &self._plan, w, o, cap)
             if count <= cap:
                 break
             cap = count
-            out = bytearray(5 * cap * sizeof(index_t))
+            out = bytearray(6 * cap * sizeof(index_t))
             o = <index_t*><char*>out
-        return [o[k] for k in range(5 * count)]
+        cdef list result = []
+        cdef index_t k
+        for k in range(count):
+            result += [o[6 * k], o[6 * k + 1], o[6 * k + 2], o[6 * k + 3],
+                       <uint64_t>o[6 * k + 4] | (<object><uint64_t>o[6 * k + 5]) << 64]
+        return result

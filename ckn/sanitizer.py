@@ -3126,9 +3126,80 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
     # "constraints", "customer data") are common: each needs its verb class as well
     "reveal_secret": (_STRONG_REVEAL,),
     "reveal_secret_you_hold": (_HELD_REVEAL, _HELD),
-    "covert_action": (_HIDE_FROM_USER + "|" + _COVERT_ACTION + "|" + _MOVE_DATA,),
     "constraints_declared_void": (_LIFTED + "|" + _LIFT_VERB + "|" + _REVOKED,),
     "send_customer_data": (_SEND_ANY + "|senden|schicken|ubermitteln|weiterleiten",),
+    # sixth round: the rules that cost most on source code and prose, where their anchors (override
+    # verbs such as "skip" or "notice", "key", "function", "decode") are common. Each group is the
+    # union, over the rule's alternatives, of a word class that alternative always contains.
+    "override_prior_instructions": (
+        _AI_TARGET + "|" + _GENERIC_TARGET + "|" + _AI_TARGET_STRONG + "|" + _CONFIG
+        + "|say|write|output|print|respond|reply|answer|tell|return|translate|di|escribe|responde"
+        "|sag|schreibe|antworte|dis|ecris|reponds",
+    ),
+    "override_instructions_given_before": (_AI_TARGET + "|" + _GENERIC_TARGET,),
+    "override_everything_above": (_EVERYTHING_ABOVE + "|whatever|anything|everything",),
+    "prior_instructions_void": (
+        _VOID_STATE + "|nicht|outdated|obsolete|wrong|invalid|superseded|fake|veraltet|falsch"
+        "|obsoletas|obsoletes|perimees|changed|updated|replaced|revised|modified|overridden"
+        "|cambiado|geandert|change|modifiees|remplacees|replace|update|overwrite|rewrite|modify"
+        "|reemplaza|cambia|ersetze|andere|remplace|modifie",
+    ),
+    "directed_reveal_secret": (
+        _WEAK_REVEAL + "|" + _SECRET_AI + "|stored|kept|saved|held|available|have|see|know"
+        "|response|reply|answer|output|message|summary|respuesta|resumen|antwort"
+        "|zusammenfassung|reponse|resume",
+        _POSSESSIVE + "|" + _SECRET_AI + "|all|todas|todos|alle|toutes|tous|every|user|each"
+        "|environment|env|config|configuration|vault|memory|context|system|workspace",
+    ),
+    "decode_and_execute": (
+        _RUN_IT + "|run|execute|eval|evaluate|follow|obey|ejecuta|sigue|fuhre|befolge|executez"
+        "|suis|suivez|sh|bash|zsh",
+    ),
+    "call_named_tool": (_CALL_VERB,),
+    "context_boundary_marker": (
+        "begin|start|end|close|closing|inicio|fin|final|anfang|ende|debut",
+    ),
+    "repeat_text_above": (
+        "repeat|recite|reproduce|print|output|echo|return|spell|repite|imprime|wiederhole|gib"
+        "|drucke|repete|repetez|reproduis|affiche",
+        "text|words|content|contents|prompt|instructions|message|messages|conversation|everything"
+        "|initialization|texto|palabras|contenido|worter|inhalt|alles|texte|mots|contenu",
+    ),
+    "use_model_tools": (_USE, _POSSESSIVE),
+}
+
+
+def _second_words(phrases: str) -> str:
+    """For every ASCII phrase, a word other than the one ``_anchor_words`` picks (the longest
+    other word not in ``_COMMON``, else the longest other word; the phrase itself when it has
+    one word), as a phrase list: every line with the phrase has both words."""
+    seconds = []
+    for phrase in phrases.split("|"):
+        phrase = phrase.strip()
+        if phrase and phrase.isascii():
+            (anchor,) = _anchor_words(phrase)
+            parts = [w for w in re.findall(r"[a-z0-9]+", phrase.replace(r"\w", "")) if w != anchor]
+            rare = [w for w in parts if w not in _COMMON] or parts
+            seconds.append(max(rare, key=len) if rare else phrase)
+    return "|".join(seconds)
+
+
+# Alternatives, for rules whose branches need different words: the rule runs when every word set
+# of one alternative is met (besides its ``requires``).
+_REQUIRES_ANY: dict[str, tuple[tuple[str, ...], ...]] = {
+    "covert_action": (
+        (_HIDE_FROM_USER, _second_words(_HIDE_FROM_USER)),
+        (_COVERT, _COVERT_ACTION),
+        (_QUIETLY, _MOVE_DATA),
+    ),
+}
+# Characters a rule needs, for plain-ASCII segments (each string is one set: every match of the
+# rule contains one of its characters): role words such as "user" or "system" are common in code,
+# role markup is not.
+_REQUIRE_CHARS: dict[str, tuple[str, ...]] = {
+    "role_markup_tag": ("<", ">"),
+    "role_heading": ("#=-*>|", ":"),
+    "role_label_addressing_model": (":>])}|",),
 }
 RULES: tuple[Rule, ...] = tuple(
     Rule(
@@ -3233,12 +3304,13 @@ _DISGUISE_HINT = re.compile(
 )
 
 
-# Rule bit set of each anchor word and of each marker. The compiled pass keeps 61 rule bits
-# (bit 61 marks the directive model's anchor words, bits 62 and 63 are flags), so rule i owns
-# bit i % 61: with more than 61 rules a bit stands for several, and a set bit runs all of them
-# (a shared bit only adds rules, never drops one).
-_RULE_BITS = 61
-_MODEL_BIT = 1 << 61
+# Rule bit set of each anchor word and of each marker. The compiled pass keeps a 128-bit mask:
+# rule bits 0-124, bit 125 for the directive model's anchor words, bits 126 and 127 for flags; so
+# rule i owns bit i % 125 (with more than 125 rules a bit stands for several, and a set bit runs
+# all of them: a shared bit only adds rules, never drops one).
+_RULE_BITS = 125
+_MODEL_BIT = 1 << 125
+_RULE_MASK = _MODEL_BIT - 1
 _MODEL = load_model()
 _MODEL_ANCHORS = frozenset(word.encode() for word in _MODEL.anchors)
 
@@ -3290,22 +3362,75 @@ def _ascii_plan(line: str) -> tuple[tuple[int, ...], bool]:
     bits, disguised, words = _ascii_bits(line)
     if bits < 0:
         return _ascii_rules(), True
-    return _requirements_met(_rules_of(bits), words), disguised
+    return _requirements_met(_rules_of(bits), words, line.encode("ascii")), disguised
 
 
-# Rule index -> its ``requires`` word sets as bytes (only rules that have some).
+# Rule index -> its ``requires`` word sets as bytes, and its ``_REQUIRE_CHARS`` character sets
+# as sets of one-byte strings (only rules that have some).
 _REQUIRE_WORDS = {
     i: tuple(frozenset(w.encode() for w in group) for group in rule.requires)
     for i, rule in enumerate(RULES) if rule.requires
 }
+_REQUIRE_CHAR_SETS = {
+    i: tuple(frozenset(bytes([c]) for c in chars.encode("ascii"))
+             for chars in _REQUIRE_CHARS[rule.name])
+    for i, rule in enumerate(RULES) if rule.name in _REQUIRE_CHARS
+}
+_REQUIRE_ALTERNATIVES = {
+    i: tuple(tuple(frozenset(w.encode() for w in _anchor_words(phrases)) for phrases in alt)
+             for alt in _REQUIRES_ANY[rule.name])
+    for i, rule in enumerate(RULES) if rule.name in _REQUIRES_ANY
+}
+_REQUIRING = frozenset(_REQUIRE_WORDS) | frozenset(_REQUIRE_CHAR_SETS) | frozenset(_REQUIRE_ALTERNATIVES)
 
 
-def _requirements_met(rules: tuple[int, ...], words) -> tuple[int, ...]:
-    """``rules`` without those whose ``requires`` sets are not all met by ``words``."""
-    if _REQUIRE_WORDS.keys().isdisjoint(rules):
+def _requirements_met(rules: tuple[int, ...], words, raw: bytes) -> tuple[int, ...]:
+    """``rules`` without those whose required word sets are not all met by ``words``, whose
+    required character sets are not all met by the segment ``raw``, or none of whose
+    alternatives (``_REQUIRES_ANY``) is met by ``words``."""
+    if _REQUIRING.isdisjoint(rules):
         return rules
-    return tuple(i for i in rules if all(not group.isdisjoint(words)
-                                         for group in _REQUIRE_WORDS.get(i, ())))
+    return tuple(
+        i for i in rules
+        if all(not group.isdisjoint(words) for group in _REQUIRE_WORDS.get(i, ()))
+        and all(any(c in raw for c in group) for group in _REQUIRE_CHAR_SETS.get(i, ()))
+        and (i not in _REQUIRE_ALTERNATIVES or any(
+            all(not group.isdisjoint(words) for group in alt) for alt in _REQUIRE_ALTERNATIVES[i]))
+    )
+
+
+def _group_bits() -> tuple[dict[bytes, int], dict[str, int], list[tuple[int, int]]]:
+    """The requirements as the compiled pass takes them: each distinct word or character set
+    is one group bit (modulo 64); word -> group bits, character -> group bits, and for every
+    rule (rule bit, group bits it needs)."""
+    index: dict[frozenset, int] = {}
+    alternatives = [group for alts in _REQUIRE_ALTERNATIVES.values() for alt in alts for group in alt]
+    for group in (*[g for sets in _REQUIRE_WORDS.values() for g in sets],
+                  *[g for sets in _REQUIRE_CHAR_SETS.values() for g in sets], *alternatives):
+        index.setdefault(group, 1 << (len(index) % 64))
+    words: dict[bytes, int] = {}
+    chars: dict[str, int] = {}
+    for group, bit in index.items():
+        for item in group:
+            if len(item) == 1 and group in _CHAR_GROUPS:
+                chars[item.decode()] = chars.get(item.decode(), 0) | bit
+            else:
+                words[item] = words.get(item, 0) | bit
+    needs = []
+    for i in _ALL_RULES:
+        need = 0
+        for group in (*_REQUIRE_WORDS.get(i, ()), *_REQUIRE_CHAR_SETS.get(i, ())):
+            need |= index[group]
+        for alt in _REQUIRE_ALTERNATIVES.get(i, ((),)):
+            alt_need = need
+            for group in alt:
+                alt_need |= index[group]
+            needs.append((i % _RULE_BITS, alt_need))
+    needs.append((_RULE_BITS, 0))  # the directive model's anchor bit has no requirement
+    return words, chars, needs
+
+
+_CHAR_GROUPS = frozenset(g for sets in _REQUIRE_CHAR_SETS.values() for g in sets)
 
 
 def _plan_words(raw: bytes, disguised: bool) -> list[bytes]:
@@ -3418,13 +3543,10 @@ except ImportError:  # pragma: no cover - source tree without the compiled exten
 else:
     _LINE_SCANNER = _LineScanner(
         {**_ANCHOR_BITS, **{w: _ANCHOR_BITS.get(w, 0) | _MODEL_BIT for w in _MODEL_ANCHORS}},
-        _WORD_TABLE, _INTRA_WORD_PUNCT, _MARKER_BITS,
+        _WORD_TABLE, _INTRA_WORD_PUNCT, _MARKER_BITS, *_group_bits(),
     )
     _NON_ASCII_BIT = _linescan_NON_ASCII
     _SPACED_BIT = _linescan_SPACED_OUT
-
-
-_MASK64 = (1 << 64) - 1
 
 
 def _sanitize_lines(lines: list[str], indices, prefilter: bool) -> tuple[Redaction, ...]:
@@ -3484,7 +3606,7 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
         best = len(RULES) if line != REDACTION_MARKER else -1
         family = None
         while k < len(spans) and spans[k] == start:  # the candidate segments of this line
-            bits = spans[k + 4] & _MASK64
+            bits = spans[k + 4]
             segment = text[spans[k + 2]:spans[k + 3]]
             k += 5
             if best <= 0:
@@ -3498,11 +3620,9 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
                 best = _first_rule(_ascii_rules(), views, best)
                 gate = bool(bits & _MODEL_BIT)
             else:
-                raw = segment.encode("ascii")
-                disguised = _DISGUISE_HINT.search(raw) is not None
-                rules = _rules_of(bits)
-                if not _REQUIRE_WORDS.keys().isdisjoint(rules):
-                    rules = _requirements_met(rules, _plan_words(raw, disguised))
+                # the compiled pass has applied the rules' requirements
+                disguised = _DISGUISE_HINT.search(segment.encode("ascii")) is not None
+                rules = _rules_of(bits & _RULE_MASK)
                 views = None  # built only when a rule or the model needs them
                 if rules:
                     views = normalized_views(segment, deobfuscate=disguised)
