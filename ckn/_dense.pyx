@@ -198,6 +198,13 @@ def cosine_scores(query, list embeddings, fallback):
 cdef array.array _BYTE_TEMPLATE = _pyarray.array("B")
 
 
+cdef extern from *:
+    """
+    #define CKN_PREFETCH(p) __builtin_prefetch((const void*)(p), 0, 0)
+    """
+    void CKN_PREFETCH(const void* p) noexcept nogil
+
+
 cdef int _float_row(object x, double* row, Py_ssize_t d) except -1:
     """Copy the list ``x`` of exact finite floats (or ints that fit a double) into ``row``;
     1 on success, 0 when ``x`` is anything else (the caller takes the Python path)."""
@@ -531,3 +538,134 @@ def fuse(bm25, dense, double k, double w_bm25, double w_dense):
     finally:
         free(rb)
         free(keys)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pipeline glue: the survivors' term hashes as one CSR buffer; the Chunk records.
+# ---------------------------------------------------------------------------------------------
+
+from libc.stdint cimport uint64_t, int64_t
+from libc.string cimport memcpy
+
+cdef array.array _U64_TEMPLATE = _pyarray.array("Q")
+cdef array.array _I64_TEMPLATE = _pyarray.array("q")
+
+
+def gather_hashes(array.array values, array.array offsets, list rows, dict replaced):
+    """The CSR ``(values, offsets)`` of ``rows``: row k is ``replaced[k]`` (an ``array('Q')``)
+    if present, else ``values[offsets[rows[k]]:offsets[rows[k] + 1]]`` (``values``:
+    ``array('Q')``, ``offsets``: ``array('q')``, as :func:`ckn.scanner.scan` makes them).
+    Returns ``(array('Q'), array('q'))``."""
+    if values.ob_descr.typecode != b"Q" or offsets.ob_descr.typecode != b"q":
+        raise TypeError("gather_hashes: expected array('Q') values and array('q') offsets")
+    cdef Py_ssize_t n = len(rows), k, r, total = 0, length, n_off = len(offsets)
+    cdef Py_ssize_t n_val = len(values)
+    cdef const int64_t* off = <const int64_t*>offsets.data.as_voidptr
+    cdef array.array out_off = array.clone(_I64_TEMPLATE, n + 1, False)
+    cdef int64_t* oo = <int64_t*>out_off.data.as_voidptr
+    cdef array.array rep
+    oo[0] = 0
+    for k in range(n):
+        if replaced and k in replaced:
+            rep = replaced[k]
+            if rep.ob_descr.typecode != b"Q":
+                raise TypeError("gather_hashes: expected array('Q') replacements")
+            length = len(rep)
+        else:
+            r = rows[k]
+            if not (0 <= r < n_off - 1) or not (0 <= off[r] <= off[r + 1] <= n_val):
+                raise IndexError("gather_hashes: row out of range")
+            length = off[r + 1] - off[r]
+        total += length
+        oo[k + 1] = total
+    cdef array.array out = array.clone(_U64_TEMPLATE, total, False)
+    cdef uint64_t* ov = <uint64_t*>out.data.as_voidptr
+    cdef const uint64_t* src = <const uint64_t*>values.data.as_voidptr
+    for k in range(n):
+        length = oo[k + 1] - oo[k]
+        if length == 0:
+            continue
+        if replaced and k in replaced:
+            rep = replaced[k]
+            memcpy(ov + oo[k], rep.data.as_voidptr, length * sizeof(uint64_t))
+        else:
+            r = rows[k]
+            memcpy(ov + oo[k], src + off[r], length * sizeof(uint64_t))
+    return out, out_off
+
+
+cdef extern from "Python.h":
+    object _PyDict_NewPresized(Py_ssize_t minused)
+    int PyDict_SetItem(object d, object key, object value) except -1
+    int PyObject_GenericSetDict(object o, object value, void* context) except -1
+
+
+cdef extern from *:
+    """
+    /* object.__new__(cls) for a class that does not override __new__ */
+    static PyObject* ckn_object_new(PyObject* cls, PyObject* args) {
+        return PyBaseObject_Type.tp_new((PyTypeObject*)cls, args, NULL);
+    }
+    """
+    object ckn_object_new(object cls, object args)
+
+
+def build_chunks(cls, tuple keys, list order, list ids, list bm25, list bm25_ranks, list dense,
+                 list dense_ranks, list rrf, list status, list reason, list texts,
+                 list redactions, dict duplicate, list tokens, list overlap, list utility,
+                 list value):
+    """One ``cls`` instance per fused position, its ``__dict__`` set to the 19 fields in
+    ``keys`` order (``ckn.pipeline.Chunk`` without its frozen ``__init__``). Columns indexed by
+    candidate: ids, bm25, bm25_ranks, dense, dense_ranks, rrf; by fused position: the rest;
+    ``duplicate`` maps a position to ``(duplicate_of, estimate, exact_jaccard)``."""
+    cdef Py_ssize_t n = len(order), pos, i
+    if len(keys) != 19:
+        raise ValueError("build_chunks: expected 19 keys")
+    for col in (ids, bm25, bm25_ranks, dense, dense_ranks, rrf, status, reason, texts,
+                redactions, tokens, overlap, utility, value):
+        if len(col) != n:
+            raise ValueError("build_chunks: columns of different lengths")
+    if not isinstance(cls, type) or cls.__new__ is not object.__new__:
+        raise TypeError("build_chunks: expected a class using object.__new__")
+    cdef tuple no_args = ()
+    cdef list out = [None] * n
+    cdef object d, dup, obj
+    cdef object k_id = keys[0], k_index = keys[1], k_fused = keys[2], k_bs = keys[3]
+    cdef object k_br = keys[4], k_ds = keys[5], k_dr = keys[6], k_rrf = keys[7]
+    cdef object k_status = keys[8], k_reason = keys[9], k_text = keys[10], k_red = keys[11]
+    cdef object k_dof = keys[12], k_dest = keys[13], k_djac = keys[14], k_tokens = keys[15]
+    cdef object k_overlap = keys[16], k_util = keys[17], k_value = keys[18]
+    for pos in range(n):
+        i = order[pos]
+        if not (0 <= i < n):
+            raise IndexError("build_chunks: order out of range")
+        d = _PyDict_NewPresized(19)
+        PyDict_SetItem(d, k_id, ids[i])
+        PyDict_SetItem(d, k_index, i)
+        PyDict_SetItem(d, k_fused, pos + 1)
+        PyDict_SetItem(d, k_bs, bm25[i])
+        PyDict_SetItem(d, k_br, bm25_ranks[i])
+        PyDict_SetItem(d, k_ds, dense[i])
+        PyDict_SetItem(d, k_dr, dense_ranks[i])
+        PyDict_SetItem(d, k_rrf, rrf[i])
+        PyDict_SetItem(d, k_status, status[pos])
+        PyDict_SetItem(d, k_reason, reason[pos])
+        PyDict_SetItem(d, k_text, texts[pos])
+        PyDict_SetItem(d, k_red, redactions[pos])
+        dup = duplicate.get(pos) if duplicate else None
+        if dup is None:
+            PyDict_SetItem(d, k_dof, None)
+            PyDict_SetItem(d, k_dest, None)
+            PyDict_SetItem(d, k_djac, None)
+        else:
+            PyDict_SetItem(d, k_dof, dup[0])
+            PyDict_SetItem(d, k_dest, dup[1])
+            PyDict_SetItem(d, k_djac, dup[2])
+        PyDict_SetItem(d, k_tokens, tokens[pos])
+        PyDict_SetItem(d, k_overlap, overlap[pos])
+        PyDict_SetItem(d, k_util, utility[pos])
+        PyDict_SetItem(d, k_value, value[pos])
+        obj = ckn_object_new(cls, no_args)                   # object.__new__(cls)
+        PyObject_GenericSetDict(obj, d, NULL)                # object.__setattr__(obj, "__dict__", d)
+        out[pos] = obj
+    return tuple(out)

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from .bm25 import bm25_scores_hashed
 from .context import render_context
 from .errors import CknValueError, InputError, InputTypeError
+from ._dense import build_chunks, gather_hashes
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .knapsack import solve
 from .minhash import MinHasher, dedup, jaccard, shingle_hashes
@@ -59,9 +60,9 @@ class Chunk:
     value: int | None = None          # integer knapsack value
 
 
-_CHUNK_FIELDS = frozenset(f.name for f in dataclass_fields(Chunk))
+_CHUNK_KEYS = tuple(f.name for f in dataclass_fields(Chunk))  # declaration order
+_CHUNK_FIELDS = frozenset(_CHUNK_KEYS)
 _new = object.__new__
-_set_state = object.__setattr__
 
 
 def replace(chunk: Chunk, **changes) -> Chunk:
@@ -262,10 +263,10 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
         dense = dense_ranks
 
     if stage == _RANK:
-        return tuple([
-            _chunk(ids[i], i, pos, bm25[i], bm25_ranks[i], dense[i], dense_ranks[i], rrf[i],
-                   "ranked", "", None, (), None, None, None, cand_tokens[i], None, None, None)
-            for pos, i in enumerate(order, start=1)])
+        nones = [None] * n
+        return build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
+                            rrf, ["ranked"] * n, [""] * n, nones, [()] * n, None,
+                            [cand_tokens[i] for i in order], nones, nones, nones)
 
     # ---- sanitize + dedup (SPEC §6, §7), in fused order
     clean_texts: list = [None] * n
@@ -273,10 +274,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     status = ["kept"] * n
     reason = ["kept after sanitize and dedup"] * n
     survivors: list[int] = []          # fused positions of the non-empty chunks
-    values, offsets = memoryview(scanned.values), scanned.offsets
-    parts: list = []
-    survivor_offsets = [0]
-    total = 0
+    replaced: dict[int, array] = {}    # survivor k -> term hashes of its changed text
     marker = REDACTION_MARKER
     for pos, i in enumerate(order):
         raw = texts[i]
@@ -290,15 +288,11 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
             status[pos] = "dropped_empty"
             reason[pos] = "every line was redacted" if redacted else "the text is empty"
             continue
+        if content is not raw and content != raw:
+            replaced[len(survivors)] = text_hashes(content)
         survivors.append(pos)
-        hashes = (values[offsets[i]:offsets[i + 1]] if content == raw
-                  else text_hashes(content))
-        parts.append(hashes)
-        total += len(hashes)
-        survivor_offsets.append(total)
-    term_hashes = array("Q")
-    term_hashes.frombytes(b"".join(parts))
-    del parts
+    term_hashes, survivor_offsets = gather_hashes(
+        scanned.values, scanned.offsets, [order[pos] for pos in survivors], replaced)
     term_view = memoryview(term_hashes)
     size = params.shingle_size
     sets: dict[int, object] = {}
@@ -358,32 +352,9 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
                                if tokens[pos] > budget else
                                "not in the optimal subset under the token budget")
 
-    no_duplicate = (None, None, None)
-    out = []
-    for pos, i in enumerate(order):
-        dup = duplicate.get(pos, no_duplicate) if duplicate else no_duplicate
-        out.append(_chunk(ids[i], i, pos + 1, bm25[i], bm25_ranks[i], dense[i], dense_ranks[i],
-                          rrf[i], status[pos], reason[pos], clean_texts[pos], redactions[pos],
-                          dup[0], dup[1], dup[2], tokens[pos], overlap[pos], utility[pos],
-                          value[pos]))
-    return tuple(out)
-
-
-def _chunk(id, index, fused_rank, bm25_score, bm25_rank, dense_score, dense_rank, rrf_score,
-           status, reason, text, redactions, duplicate_of, duplicate_estimate, duplicate_jaccard,
-           tokens, overlap, adjusted_utility, value) -> Chunk:
-    """``Chunk(...)`` built without the frozen ``__init__`` (which sets every field through
-    ``object.__setattr__``): the same instance state, fields in declaration order."""
-    new = _new(Chunk)
-    _set_state(new, "__dict__", {
-        "id": id, "index": index, "fused_rank": fused_rank, "bm25_score": bm25_score,
-        "bm25_rank": bm25_rank, "dense_score": dense_score, "dense_rank": dense_rank,
-        "rrf_score": rrf_score, "status": status, "reason": reason, "text": text,
-        "redactions": redactions, "duplicate_of": duplicate_of,
-        "duplicate_estimate": duplicate_estimate, "duplicate_jaccard": duplicate_jaccard,
-        "tokens": tokens, "overlap": overlap, "adjusted_utility": adjusted_utility,
-        "value": value})
-    return new
+    return build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
+                        rrf, status, reason, clean_texts, redactions, duplicate, tokens, overlap,
+                        utility, value)
 
 
 def _recount(count_tokens: TokenCounter, chunk_id: str, text: str) -> int:
