@@ -29,6 +29,7 @@ running a regex, and the Python rules decide every segment it keeps. The test-su
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memchr
 
 from ckn.typedefs cimport index_t
 
@@ -43,6 +44,8 @@ cdef extern from "Python.h":
 
 cdef enum:
     _MIN_SPACED = 4   # letters of a spaced-out run: " [a-z] {1,3}[a-z] {1,3}[a-z] {1,3}[a-z](?![a-z])"
+    _MARKER_START = 1  # _Plan.flags: the first character of a marker pair
+    _SENTENCE_MARK = 2  # _Plan.flags: ".", "!" or "?"
 
 # A candidate's mask has 128 bits (two words, ``lo`` = bits 0-63, ``hi`` = bits 64-127): rule
 # bits 0-125 and two flag bits.
@@ -65,11 +68,43 @@ cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
     return h if h != 0 else 1
 
 
-cdef inline void _word_bits(const uint64_t* slots, uint64_t slot_mask, uint64_t h,
+ctypedef struct _Plan:
+    const uint8_t* table        # 128 bytes: the word table of ``_ascii_plan``
+    const uint8_t* dropped      # 128 flags: in-word punctuation left out of the second view
+    const uint8_t* flags        # 128 bytes: _MARKER_START, _SENTENCE_MARK
+    const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
+    const uint64_t* pair_masks  # (lo, hi) pairs
+    const uint64_t* slots       # (hash, rule bits lo, rule bits hi, group bits), never full
+    uint64_t slot_mask
+    const uint64_t* filter      # _FILTER_WORDS words: a bit per table hash (_maybe_in_table)
+    index_t max_len             # longest table word (bytes)
+    const uint64_t* char_groups  # 128 group masks, one per ASCII character
+    const uint64_t* needs       # (rule bit index, group mask it needs) pairs, one per rule
+    index_t n_needs
+
+
+cdef enum:
+    _FILTER_WORDS = 1024  # 65,536-bit filter of the table's hashes (8 KiB: stays in L1)
+
+
+cdef inline bint _maybe_in_table(const uint64_t* filter, uint64_t h) noexcept nogil:
+    """False when no table word has hash ``h`` (bits 40-55 of the hash index the filter)."""
+    cdef uint64_t b = (h >> 40) & (64 * _FILTER_WORDS - 1)
+    return (filter[b >> 6] >> (b & 63)) & 1
+
+
+cdef inline void _word_bits(const _Plan* plan, uint64_t h, index_t length,
                             _Mask* mask, uint64_t* groups) noexcept nogil:
-    """OR the rule bits of the word with hash ``h`` into ``mask`` and its group bits into
-    ``groups`` (nothing when it is not in the table). Slots are (hash, rule bits lo, rule bits
-    hi, group bits) quadruples."""
+    """OR the rule bits of the word of ``length`` bytes with (unfinished) hash ``h`` into
+    ``mask`` and its group bits into ``groups`` (nothing when it is not in the table). Slots are
+    (hash, rule bits lo, rule bits hi, group bits) quadruples."""
+    if length > plan.max_len:
+        return
+    h = _finish(h)
+    if not _maybe_in_table(plan.filter, h):
+        return
+    cdef const uint64_t* slots = plan.slots
+    cdef uint64_t slot_mask = plan.slot_mask
     cdef uint64_t i = h & slot_mask
     while slots[4 * i] != 0:
         if slots[4 * i] == h:
@@ -78,18 +113,6 @@ cdef inline void _word_bits(const uint64_t* slots, uint64_t slot_mask, uint64_t 
             groups[0] |= slots[4 * i + 3]
             return
         i = (i + 1) & slot_mask
-
-
-ctypedef struct _Plan:
-    const uint8_t* table        # 128 bytes: the word table of ``_ascii_plan``
-    const uint8_t* dropped      # 128 flags: in-word punctuation left out of the second view
-    const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
-    const uint64_t* pair_masks  # (lo, hi) pairs
-    const uint64_t* slots       # (hash, rule bits lo, rule bits hi, group bits), never full
-    uint64_t slot_mask
-    const uint64_t* char_groups  # 128 group masks, one per ASCII character
-    const uint64_t* needs       # (rule bit index, group mask it needs) pairs, one per rule
-    index_t n_needs
 
 
 cdef inline _Mask _required(const _Plan* plan, _Mask mask, uint64_t groups) noexcept nogil:
@@ -165,59 +188,84 @@ cdef inline bint _sentence_end(const ucs_t* d, index_t p, index_t end) noexcept 
     return c == 32 or c == 9 or c == 13 or c == 12 or c == 11
 
 
+cdef inline index_t _after_sentence_end(const ucs_t* d, index_t p, index_t end) noexcept nogil:
+    """The position after the first sentence end at or after ``p`` (``end`` when none)."""
+    while p < end:
+        if _sentence_end(d, p, end):
+            return p + 1
+        p += 1
+    return end
+
+
 cdef _Mask _span_mask(
-    const ucs_t* d, index_t start, index_t end, const _Plan* plan, uint8_t* work,
+    const ucs_t* d, index_t start, index_t end, bint split, const _Plan* plan, uint8_t* work,
+    index_t* stop,
 ) noexcept nogil:
-    """Mask of the code points ``[start, end)`` of one segment (no newline inside): the rule bits
-    of its anchor words and markers whose requirements are met, plus ``SPACED_OUT``; or
-    ``NON_ASCII``; or 0."""
-    cdef index_t i, j = 0
+    """Mask of the segment that starts at ``start``: the rule bits of its anchor words and
+    markers whose requirements are met, plus ``SPACED_OUT``; or ``NON_ASCII``; or 0. The segment
+    ends at ``end`` (no newline inside), or with ``split`` after its first sentence end; its end
+    is written to ``stop``."""
+    cdef index_t i, j = 0, singles = 0
     cdef index_t len1 = 0, len2 = 0
     cdef _Mask mask
     cdef uint64_t groups = 0, h1 = _FNV_OFFSET, h2 = _FNV_OFFSET
     cdef uint32_t c, prev = 0
-    cdef uint8_t t, pair
-    cdef const uint64_t* slots = plan.slots
-    cdef uint64_t slot_mask = plan.slot_mask
+    cdef uint8_t t, last1 = 0, pair
+    # the tables in locals: writes to ``work`` could alias the plan, so the compiler would
+    # otherwise reload its fields for every character
+    cdef const uint8_t* table = plan.table
+    cdef const uint8_t* dropped = plan.dropped
+    cdef const uint8_t* flags = plan.flags
+    cdef const uint64_t* char_groups = plan.char_groups
     mask.lo = 0
     mask.hi = 0
+    stop[0] = end
     for i in range(start, end):
         c = d[i]
         if c >= 128:
             mask.lo = 0
             mask.hi = _NON_ASCII_HI
+            if split:
+                stop[0] = _after_sentence_end(d, i, end)
             return mask
-        pair = plan.pairs[(prev << 7) | c]
-        mask.lo |= plan.pair_masks[2 * pair]
-        mask.hi |= plan.pair_masks[2 * pair + 1]
-        groups |= plan.char_groups[c]
+        if flags[prev] & _MARKER_START:
+            pair = plan.pairs[(prev << 7) | c]
+            mask.lo |= plan.pair_masks[2 * pair]
+            mask.hi |= plan.pair_masks[2 * pair + 1]
+        groups |= char_groups[c]
         prev = c
-        t = plan.table[c]
+        t = table[c]
         work[j] = t
         j += 1
         if _is_space(t):
             if len1:
-                _word_bits(slots, slot_mask, _finish(h1), &mask, &groups)
+                _word_bits(plan, h1, len1, &mask, &groups)
+                singles += len1 == 1 and _is_lower(last1)
                 h1 = _FNV_OFFSET
                 len1 = 0
         else:
             h1 = (h1 ^ t) * _FNV_PRIME
             len1 += 1
-        if plan.dropped[c]:
-            continue
-        if _is_space(t):
-            if len2:
-                _word_bits(slots, slot_mask, _finish(h2), &mask, &groups)
-                h2 = _FNV_OFFSET
-                len2 = 0
-        else:
-            h2 = (h2 ^ t) * _FNV_PRIME
-            len2 += 1
+            last1 = t
+        if not dropped[c]:
+            if _is_space(t):
+                if len2:
+                    _word_bits(plan, h2, len2, &mask, &groups)
+                    h2 = _FNV_OFFSET
+                    len2 = 0
+            else:
+                h2 = (h2 ^ t) * _FNV_PRIME
+                len2 += 1
+        if split and flags[c] & _SENTENCE_MARK and _sentence_end(d, i, end):
+            stop[0] = i + 1
+            break
     if len1:
-        _word_bits(slots, slot_mask, _finish(h1), &mask, &groups)
+        _word_bits(plan, h1, len1, &mask, &groups)
     if len2:
-        _word_bits(slots, slot_mask, _finish(h2), &mask, &groups)
-    if _spaced_out(work, j):
+        _word_bits(plan, h2, len2, &mask, &groups)
+    # A spaced-out run has at least three single-letter words (the fourth letter may end a word
+    # such as "e2"); most segments have fewer, and the search is skipped.
+    if singles >= 3 and _spaced_out(work, j):
         mask.hi |= _SPACED_OUT_HI  # every ASCII rule runs: requirements do not apply
         return mask
     return _required(plan, mask, groups)
@@ -241,20 +289,27 @@ cdef index_t _candidates(
     const ucs_t* d, index_t n, index_t segment_min, const _Plan* plan,
     uint8_t* work, index_t* out, index_t cap,
 ) noexcept nogil:
-    cdef index_t i = 0, start, end, seg, p, count = 0
+    cdef index_t i = 0, start, end, seg, stop, count = 0
+    cdef bint split
+    cdef _Mask mask
+    cdef const void* newline
     while i <= n:
         start = i
-        end = i
-        while end < n and d[end] != 10:
-            end += 1
+        if ucs_t is uint8_t:
+            newline = memchr(d + start, 10, n - start)
+            end = n if newline == NULL else <index_t>(<const uint8_t*>newline - d)
+        else:
+            end = start
+            while end < n and d[end] != 10:
+                end += 1
+        split = end - start > segment_min
         seg = start
-        if end - start > segment_min:
-            for p in range(start, end):
-                if _sentence_end(d, p, end):
-                    count = _emit(out, cap, count, start, end, seg, p + 1,
-                                  _span_mask(d, seg, p + 1, plan, work))
-                    seg = p + 1
-        count = _emit(out, cap, count, start, end, seg, end, _span_mask(d, seg, end, plan, work))
+        while True:
+            mask = _span_mask(d, seg, end, split, plan, work, &stop)
+            count = _emit(out, cap, count, start, end, seg, stop, mask)
+            if stop >= end:
+                break
+            seg = stop
         i = end + 1  # skip the newline (or step past the end)
     return count
 
@@ -314,7 +369,7 @@ cdef class LineScanner:
     Rule bits are bits 0 to 125 of a 128-bit mask (``SPACED_OUT``, ``NON_ASCII`` above them).
     """
 
-    cdef bytes _table, _dropped, _pairs, _pair_masks, _slots, _char_groups, _needs
+    cdef bytes _table, _dropped, _flags, _pairs, _pair_masks, _slots, _filter, _char_groups, _needs
     cdef _Plan _plan
 
     def __init__(self, dict anchors not None, bytes table not None, bytes dropped not None,
@@ -340,11 +395,16 @@ cdef class LineScanner:
         while size < 4 * len(words) + 16:
             size *= 2
         slots = array.array("Q", bytes(32 * size))
-        cdef uint64_t h, k
+        filter = array.array("Q", bytes(8 * _FILTER_WORDS))
+        cdef uint64_t h, k, bit
+        cdef index_t max_len = 0
         for word, (bits, groups) in words.items():
             if not isinstance(word, bytes) or not word or any(_is_space(b) for b in word):
                 raise ValueError(f"word {word!r}: must be non-empty bytes without whitespace")
             h = _word_hash(word)
+            bit = (h >> 40) & (64 * _FILTER_WORDS - 1)
+            filter[bit >> 6] |= (<uint64_t>1) << (bit & 63)
+            max_len = max(max_len, len(word))
             k = h & (size - 1)
             while slots[4 * k] != 0 and slots[4 * k] != h:
                 k = (k + 1) & (size - 1)
@@ -353,6 +413,7 @@ cdef class LineScanner:
             slots[4 * k + 2] |= bits >> 64
             slots[4 * k + 3] |= groups
         self._slots = slots.tobytes()
+        self._filter = filter.tobytes()
         pairs = bytearray(128 * 128)
         masks = [0, 0]
         for marker, bits in markers.items():
@@ -365,6 +426,12 @@ cdef class LineScanner:
         if len(masks) > 512:
             raise ValueError("markers: at most 255")
         self._pairs = bytes(pairs)
+        flags = bytearray(128)
+        for marker in markers:
+            flags[ord(marker[0])] |= _MARKER_START
+        for mark in b".!?":
+            flags[mark] |= _SENTENCE_MARK
+        self._flags = bytes(flags)
         self._pair_masks = array.array("Q", masks).tobytes()
         per_char = array.array("Q", bytes(8 * 128))
         for char, bits in char_groups.items():
@@ -381,9 +448,12 @@ cdef class LineScanner:
         self._plan.table = <const uint8_t*><const char*>self._table
         self._plan.dropped = <const uint8_t*><const char*>self._dropped
         self._plan.pairs = <const uint8_t*><const char*>self._pairs
+        self._plan.flags = <const uint8_t*><const char*>self._flags
         self._plan.pair_masks = <const uint64_t*><const char*>self._pair_masks
         self._plan.slots = <const uint64_t*><const char*>self._slots
         self._plan.slot_mask = size - 1
+        self._plan.filter = <const uint64_t*><const char*>self._filter
+        self._plan.max_len = max_len
         self._plan.char_groups = <const uint64_t*><const char*>self._char_groups
         self._plan.needs = <const uint64_t*><const char*>self._needs
         self._plan.n_needs = len(needs)
