@@ -1,11 +1,13 @@
-"""Compiled fast paths for dense vectors: pool validation and cosine (SPEC §3, §5).
+"""Compiled fast paths of the pack flow: pool validation, cosine, fusion and the glue.
 
-Private module, used by ``ckn/pool.py`` and ``ckn/similarity.py``. Each function handles the
-common case (lists of Python floats, float64 buffers) in one C pass and returns ``None`` (or
-calls the caller's ``fallback``) for anything else, so every error message, edge case and
-result stays exactly that of the pure-Python code. Sums are plain left-to-right loops in index
-order without fused multiply-add (setup.py: ``-ffp-contract=off``), so results match the
-Python loops bit for bit.
+Private module, used by ``ckn/pool.py``, ``ckn/similarity.py``, ``ckn/fusion.py`` and
+``ckn/pipeline.py``. Each function handles the common case (lists of Python floats, float64
+buffers, JSON-shaped candidate dicts) in one C pass and returns ``None`` (or calls the caller's
+``fallback``) for anything else, so every error message, edge case and result stays exactly
+that of the pure-Python code. Sums are plain left-to-right loops in index order without fused
+multiply-add (setup.py: ``-ffp-contract=off``), so results match the Python loops bit for bit;
+the cosine kernels interleave four rows (each row's sums keep their own order) and run with the
+GIL released.
 """
 
 from cpython cimport array
@@ -28,6 +30,7 @@ cdef extern from "Python.h":
     # Borrowed references, no reference counting in the loops.
     PyObject* PyList_GET_ITEM(object o, Py_ssize_t i)
     Py_ssize_t PyList_GET_SIZE(object o)
+    Py_ssize_t Py_SIZE(object o)
     bint PyFloat_CheckExact(PyObject* o)
     bint PyLong_CheckExact(PyObject* o)
     bint PyDict_CheckExact(PyObject* o)
@@ -96,6 +99,12 @@ cdef int _view(object x, double** ptr, Py_ssize_t* n, list keep) except -1:
     cdef array.array arr
     cdef const double[::1] mv
     cdef PyObject* e
+    if type(x) is array.array and (<array.array>x).ob_descr.typecode == b"d":
+        arr = <array.array>x       # read in place, no buffer request
+        keep.append(arr)
+        n[0] = Py_SIZE(arr)
+        ptr[0] = arr.data.as_doubles if n[0] > 0 else NULL
+        return 1
     if type(x) is list:
         m = PyList_GET_SIZE(x)
         arr = array.clone(_DOUBLE_TEMPLATE, m, False)
@@ -136,22 +145,6 @@ cdef inline bint _all_zero(const double* u, Py_ssize_t n) noexcept nogil:
     return True
 
 
-cdef int _cosine_kernel(const double* q, Py_ssize_t d, double q_sq, const double* e,
-                        double* out) noexcept nogil:
-    # 0 = result in *out; 1 = a squared norm is out of range: the caller takes the Python path.
-    cdef double v_sq = 0.0, uv = 0.0, value
-    cdef Py_ssize_t i
-    for i in range(d):          # two independent left-to-right sums, interleaved
-        v_sq += e[i] * e[i]
-        uv += q[i] * e[i]
-    if not (_LOW <= q_sq <= _HIGH and _LOW <= v_sq <= _HIGH):
-        return 1
-    value = uv / (sqrt(q_sq) * sqrt(v_sq))
-    value = value if value < 1.0 else 1.0        # min(1.0, value)
-    out[0] = value if value > -1.0 else -1.0     # max(-1.0, ...)
-    return 0
-
-
 def cosine_scores(query, list embeddings, fallback):
     """``ckn.similarity.cosine_scores`` for a float query; ``None`` if the query needs the
     Python path. ``fallback(i, embedding)`` computes one entry the Python way (and raises its
@@ -163,32 +156,37 @@ def cosine_scores(query, list embeddings, fallback):
     cdef Py_ssize_t d, m, i, n = len(embeddings)
     if not _view(query, &q, &d, keep):
         return None
-    cdef double q_sq
-    cdef bint q_zero
-    with nogil:
-        q_zero = _all_zero(q, d)
-        q_sq = _dot(q, q, d)
-    cdef list scores = [None] * n
-    cdef double value
-    cdef int status
+    # Point at every row first (holding the GIL), then one nogil pass over all of them.
+    cdef const double** rows = <const double**>malloc((n if n > 0 else 1) * sizeof(double*))
+    cdef double* values = <double*>malloc((n if n > 0 else 1) * sizeof(double))
+    cdef unsigned char* status = <unsigned char*>malloc(n if n > 0 else 1)
+    cdef array.array scratch = array.clone(_DOUBLE_TEMPLATE, 3 * n + 1, False)
     cdef list ekeep = []
-    for i in range(n):
-        emb = embeddings[i]
-        if emb is None:
-            continue
-        if not _view(emb, &e, &m, ekeep) or m != d:
-            scores[i] = fallback(i, emb)
-            ekeep.clear()
-            continue
-        with nogil:
-            if q_zero or _all_zero(e, d):
-                value = 0.0
-                status = 0
+    cdef list scores = [None] * n
+    try:
+        if rows == NULL or values == NULL or status == NULL:
+            raise MemoryError()
+        for i in range(n):
+            emb = embeddings[i]
+            if emb is None:
+                status[i] = 2                   # None stays None
+            elif not _view(emb, &e, &m, ekeep) or m != d:
+                status[i] = 1                   # the Python path (and its errors)
             else:
-                status = _cosine_kernel(q, d, q_sq, e, &value)
-        ekeep.clear()
-        scores[i] = value if status == 0 else fallback(i, emb)
-    return scores
+                rows[i] = e
+                status[i] = 0
+        with nogil:
+            _cosine_all(q, d, rows, n, values, status, scratch.data.as_doubles)
+        for i in range(n):
+            if status[i] == 0:
+                scores[i] = values[i]
+            elif status[i] == 1:
+                scores[i] = fallback(i, embeddings[i])
+        return scores
+    finally:
+        free(rows)
+        free(values)
+        free(status)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,10 +285,10 @@ def candidate_columns(raw, Py_ssize_t dim):
     return ids, tokens, texts, matrix, present
 
 
-cdef void _cosine_block(const double* q, Py_ssize_t d, const double* m, Py_ssize_t n,
-                        double* uv, double* vsq) noexcept nogil:
-    """uv[k] = Σ q_i·m[k,i], vsq[k] = Σ m[k,i]², each a plain left-to-right sum (four rows
-    interleaved for instruction-level parallelism; every sum keeps its own order)."""
+cdef void _cosine_sums(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,
+                       double* uv, double* vsq) noexcept nogil:
+    """uv[k] = Σ q_i·rows[k][i], vsq[k] = Σ rows[k][i]², each a plain left-to-right sum (four
+    rows interleaved for instruction-level parallelism; every sum keeps its own order)."""
     cdef Py_ssize_t k = 0, i
     cdef double a0, a1, a2, a3, s0, s1, s2, s3, x0, x1, x2, x3, qi
     cdef const double* r0
@@ -298,10 +296,10 @@ cdef void _cosine_block(const double* q, Py_ssize_t d, const double* m, Py_ssize
     cdef const double* r2
     cdef const double* r3
     while k + 4 <= n:
-        r0 = m + k * d
-        r1 = r0 + d
-        r2 = r1 + d
-        r3 = r2 + d
+        r0 = rows[k]
+        r1 = rows[k + 1]
+        r2 = rows[k + 2]
+        r3 = rows[k + 3]
         a0 = a1 = a2 = a3 = s0 = s1 = s2 = s3 = 0.0
         for i in range(d):
             qi = q[i]
@@ -327,7 +325,7 @@ cdef void _cosine_block(const double* q, Py_ssize_t d, const double* m, Py_ssize
         vsq[k + 3] = s3
         k += 4
     while k < n:
-        r0 = m + k * d
+        r0 = rows[k]
         a0 = s0 = 0.0
         for i in range(d):
             x0 = r0[i]
@@ -336,6 +334,42 @@ cdef void _cosine_block(const double* q, Py_ssize_t d, const double* m, Py_ssize
         uv[k] = a0
         vsq[k] = s0
         k += 1
+
+
+cdef void _cosine_all(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,
+                      double* out, unsigned char* status, double* scratch) noexcept nogil:
+    """The cosine of q with each rows[k] whose status[k] is 0, into out[k]; status[k] becomes
+    1 where a squared norm is out of range (the caller's Python path rescales). ``scratch``:
+    3n doubles. Same values as _cosine_kernel (zero vectors give 0.0)."""
+    cdef double* uv = scratch
+    cdef double* vsq = scratch + n
+    cdef const double** live = <const double**>(scratch + 2 * n)   # n pointers fit in n doubles
+    cdef Py_ssize_t k, m = 0
+    cdef double value
+    cdef bint q_zero = _all_zero(q, d)
+    cdef double q_sq = _dot(q, q, d)
+    cdef bint q_ok = _LOW <= q_sq <= _HIGH
+    for k in range(n):
+        if status[k] == 0:
+            live[m] = rows[k]
+            m += 1
+    if not q_zero:
+        _cosine_sums(q, d, live, m, uv, vsq)
+    m = 0
+    for k in range(n):
+        if status[k] != 0:
+            continue
+        if q_zero:
+            out[k] = 0.0
+        elif q_ok and _LOW <= vsq[m] <= _HIGH:
+            value = uv[m] / (sqrt(q_sq) * sqrt(vsq[m]))
+            value = value if value < 1.0 else 1.0        # min(1.0, value)
+            out[k] = value if value > -1.0 else -1.0     # max(-1.0, ...)
+        elif _all_zero(rows[k], d):
+            out[k] = 0.0
+        else:
+            status[k] = 1
+        m += 1
 
 
 def cosine_rows(array.array query, array.array matrix, array.array present, fallback):
@@ -349,36 +383,18 @@ def cosine_rows(array.array query, array.array matrix, array.array present, fall
     cdef const double* q = query.data.as_doubles
     cdef const double* m = matrix.data.as_doubles
     cdef const unsigned char* pr = present.data.as_uchars
-    cdef array.array scratch = array.clone(_DOUBLE_TEMPLATE, 3 * n, False)
-    cdef double* uv = scratch.data.as_doubles
-    cdef double* vsq = uv + n
-    cdef double* out = vsq + n
+    cdef array.array scratch = array.clone(_DOUBLE_TEMPLATE, 4 * n + 1, False)
+    cdef double* out = scratch.data.as_doubles + 3 * n
+    cdef const double** rows = <const double**>malloc((n if n > 0 else 1) * sizeof(double*))
     cdef unsigned char* status = <unsigned char*>malloc(n if n > 0 else 1)
-    if status == NULL:
-        raise MemoryError()
-    cdef double q_sq, value
-    cdef bint q_zero, q_ok
     try:
+        if rows == NULL or status == NULL:
+            raise MemoryError()
         with nogil:
-            q_zero = _all_zero(q, d)
-            q_sq = _dot(q, q, d)
-            q_ok = _LOW <= q_sq <= _HIGH
-            if not q_zero:
-                _cosine_block(q, d, m, n, uv, vsq)
             for k in range(n):
-                status[k] = 0
-                if not pr[k]:
-                    status[k] = 2                      # absent: None
-                elif q_zero:
-                    out[k] = 0.0
-                elif q_ok and _LOW <= vsq[k] <= _HIGH:
-                    value = uv[k] / (sqrt(q_sq) * sqrt(vsq[k]))
-                    value = value if value < 1.0 else 1.0        # min(1.0, value)
-                    out[k] = value if value > -1.0 else -1.0     # max(-1.0, ...)
-                elif _all_zero(m + k * d, d):
-                    out[k] = 0.0
-                else:
-                    status[k] = 1                      # rescaling: the Python path
+                rows[k] = m + k * d
+                status[k] = 0 if pr[k] else 2          # 2: absent, None
+            _cosine_all(q, d, rows, n, out, status, scratch.data.as_doubles)
         scores = [None] * n
         for k in range(n):
             if status[k] == 0:
@@ -387,6 +403,7 @@ def cosine_rows(array.array query, array.array matrix, array.array present, fall
                 scores[k] = fallback(k)
         return scores
     finally:
+        free(rows)
         free(status)
 
 
