@@ -12,15 +12,17 @@ A rule that fails here has anchor words that are common in code or prose: give i
 match contains besides the anchor), or rarer anchors.
 """
 
+import json
+from pathlib import Path
+
 import pytest
 
 from ckn import sanitizer as _sanitizer
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, sanitize_text
 
-from pathlib import Path
-
 PROSE = Path(__file__).parent.parent / "benchmarks" / "data" / "prose_sentences.txt"
+CORPORA = sorted((Path(__file__).parent / "data").glob("injection_*.jsonl"))
 
 # Largest share of lines (code) or sentences (prose) on which one rule may be selected.
 RULE_SHARE = {"code": 0.02, "prose": 0.15}
@@ -89,4 +91,13 @@ def test_the_samples_are_sanitized_as_the_reference_does():
     """The selectivity above is only worth having if the verdicts stay those of running every
     rule (here on a slice of the samples; the corpora are checked in test_sanitizer.py)."""
     text = "\n".join(_sample("code")[:1500] + _sample("prose"))
+    assert sanitize_text(text) == sanitize_text(text, prefilter=False)
+
+
+@pytest.mark.parametrize("corpus", CORPORA, ids=lambda p: p.name)
+def test_every_labelled_corpus_is_sanitized_as_the_reference_does(corpus):
+    """Each corpus (the project's and every probe set, held-out ones included) as one text and
+    line by line: the pre-filtered path gives the verdicts of running every rule."""
+    lines = [json.loads(row)["text"] for row in corpus.read_text(encoding="utf-8").splitlines() if row]
+    text = "\n".join(lines)
     assert sanitize_text(text) == sanitize_text(text, prefilter=False)
