@@ -686,3 +686,105 @@ def build_chunks(cls, tuple keys, list order, list ids, list bm25, list bm25_ran
         PyObject_GenericSetDict(obj, d, NULL)                # object.__setattr__(obj, "__dict__", d)
         out[pos] = obj
     return tuple(out)
+
+
+cdef Py_ssize_t _RANK_MAX = 2 ** 52      # ranks up to this are doubles exactly, also plus k
+
+
+cdef int _int_ranks(object ranks, Py_ssize_t n, Py_ssize_t* out) except -1:
+    """out[i] = ranks[i] for a list of n exact ints in [1, 2**52] or None (_ABSENT); returns 0
+    for anything else (the Python checks then run and raise their exact errors)."""
+    cdef PyObject* e
+    cdef Py_ssize_t i
+    cdef long long v
+    if type(ranks) is not list or PyList_GET_SIZE(ranks) != n:
+        return 0
+    for i in range(n):
+        e = PyList_GET_ITEM(ranks, i)
+        if e == Py_None:
+            out[i] = _ABSENT
+            continue
+        if not PyLong_CheckExact(e):
+            return 0
+        try:
+            v = <object>e
+        except OverflowError:
+            return 0
+        if v < 1 or v > _RANK_MAX:
+            return 0
+        out[i] = <Py_ssize_t>v
+    return 1
+
+
+def rrf_scores(bm25_ranks, dense_ranks, double k, double w_bm25, double w_dense):
+    """``ckn.fusion.rrf_unchecked`` for lists of exact int ranks in [1, 2**52] / ``None``
+    (``dense_ranks`` may be ``None``: no dense list), with ``k`` and the weights exactly
+    representable (the caller checks); ``None`` for anything else."""
+    if type(bm25_ranks) is not list:
+        return None
+    cdef Py_ssize_t n = PyList_GET_SIZE(bm25_ranks), i
+    cdef Py_ssize_t* rb = <Py_ssize_t*>malloc((2 * n if n > 0 else 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* rd = rb + n
+    cdef double score
+    if rb == NULL:
+        raise MemoryError()
+    try:
+        if not _int_ranks(bm25_ranks, n, rb):
+            return None
+        if dense_ranks is None:
+            for i in range(n):
+                rd[i] = _ABSENT
+        elif not _int_ranks(dense_ranks, n, rd):
+            return None
+        out = [None] * n
+        for i in range(n):
+            score = 0.0
+            if rb[i] != _ABSENT:
+                score += w_bm25 / (k + <double>rb[i])
+            if rd[i] != _ABSENT:
+                score += w_dense / (k + <double>rd[i])
+            out[i] = score
+        return out
+    finally:
+        free(rb)
+
+
+def fused_order(rrf, bm25_ranks, dense_ranks):
+    """``ckn.fusion.fused_order`` for a list of exact floats (no NaN) and lists of exact int
+    ranks in [1, 2**52] / ``None`` (``dense_ranks`` may be ``None``); ``None`` for anything else
+    (the Python path then checks and raises)."""
+    if type(rrf) is not list:
+        return None
+    cdef Py_ssize_t n = PyList_GET_SIZE(rrf), i
+    cdef Py_ssize_t* rb = <Py_ssize_t*>malloc((2 * n if n > 0 else 1) * sizeof(Py_ssize_t))
+    cdef _FusedKey* keys = <_FusedKey*>malloc((n if n > 0 else 1) * sizeof(_FusedKey))
+    cdef Py_ssize_t* rd = rb + n
+    cdef PyObject* e
+    try:
+        if rb == NULL or keys == NULL:
+            raise MemoryError()
+        for i in range(n):
+            e = PyList_GET_ITEM(rrf, i)
+            if not PyFloat_CheckExact(e) or PyFloat_AS_DOUBLE(e) != PyFloat_AS_DOUBLE(e):
+                return None
+            keys[i].score = PyFloat_AS_DOUBLE(e)
+        if not _int_ranks(bm25_ranks, n, rb):
+            return None
+        if dense_ranks is None:
+            for i in range(n):
+                rd[i] = _ABSENT
+        elif not _int_ranks(dense_ranks, n, rd):
+            return None
+        for i in range(n):
+            keys[i].rb = rb[i]
+            keys[i].rd = rd[i]
+            keys[i].index = i
+        with nogil:
+            qsort(keys, n, sizeof(_FusedKey), _cmp_fused)
+        order = [None] * n
+        for i in range(n):
+            order[i] = keys[i].index
+        return order
+    finally:
+        free(rb)
+        free(keys)

@@ -118,6 +118,11 @@ def reciprocal_rank_fusion(
     for name, value in w.items():
         if not (_is_real(value) and math.isfinite(value) and value >= 0):
             raise CknValueError(f"weights[{name!r}]: expected a finite number >= 0, got {value!r}")
+    if _dense is not None and _exact_double(k) and _exact_double(w["bm25"]) and _exact_double(
+            w["dense"]):
+        fast = _dense.rrf_scores(bm25_ranks, dense_ranks, k, w["bm25"], w["dense"])
+        if fast is not None:  # lists of valid ranks; anything else: the checks below
+            return fast
     n = len(bm25_ranks)
     _check_ranks(bm25_ranks, "bm25_ranks", n)
     if dense_ranks is None:
@@ -162,6 +167,10 @@ def fused_order(
     >>> fused_order([1 / 61 + 1 / 62, 1 / 62 + 1 / 61], [2, 1], [1, 2])
     [1, 0]
     """
+    if _dense is not None:
+        fast = _dense.fused_order(rrf_scores, bm25_ranks, dense_ranks)
+        if fast is not None:  # valid float scores and ranks; anything else: the checks below
+            return fast
     n = len(rrf_scores)
     for i, s in enumerate(rrf_scores):
         if s != s:

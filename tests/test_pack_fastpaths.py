@@ -334,3 +334,48 @@ def test_pack_with_compiled_paths_equals_python_paths(pool):
     finally:
         pool_module._dense, similarity._dense, fusion._dense = saved
     assert got == want
+
+
+RANKS = st.integers(0, 12).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(1, 40) | st.none(), min_size=n, max_size=n),
+    st.none() | st.lists(st.integers(1, 40) | st.none(), min_size=n, max_size=n),
+    st.lists(SCORE, min_size=n, max_size=n)))
+ODD_RANK = st.sampled_from([0, -1, True, 1.0, 2**60, "1", math.nan])
+
+
+@given(RANKS, st.sampled_from([0, 1, 60, 2.5, 2**53 + 1, 10**30]), WEIGHT, WEIGHT, st.data())
+@settings(max_examples=300)
+def test_public_rrf_and_fused_order_fast_paths_equal_python(lists, k, w_bm25, w_dense, data):
+    bm25, dense, rrf = lists
+    if bm25 and data.draw(st.booleans()):  # a bad rank or score: the Python checks must raise
+        target = data.draw(st.sampled_from(["bm25", "dense", "rrf"]))
+        i = data.draw(st.integers(0, len(bm25) - 1))
+        if target == "bm25":
+            bm25 = bm25[:i] + [data.draw(ODD_RANK)] + bm25[i + 1:]
+        elif target == "dense" and dense is not None:
+            dense = dense[:i] + [data.draw(ODD_RANK)] + dense[i + 1:]
+        else:
+            rrf = rrf[:i] + [data.draw(st.sampled_from([math.nan, 1, None]))] + rrf[i + 1:]
+    if data.draw(st.booleans()):
+        dense = (dense or []) + [1]  # wrong length
+    weights = {"bm25": w_bm25, "dense": w_dense}
+
+    def outcome(f):  # the Python path raises TypeError for some inputs (e.g. None scores)
+        try:
+            return ("ok", f())
+        except (ckn.CknError, TypeError) as exc:
+            return (type(exc), str(exc))
+
+    def without_dense(module, f):
+        saved = module._dense
+        module._dense = None
+        try:
+            return outcome(f)
+        finally:
+            module._dense = saved
+
+    for f, args, kwargs in [(fusion.reciprocal_rank_fusion, (bm25, dense), {"k": k, "weights": weights}),
+                            (fusion.fused_order, (rrf, bm25, dense), {})]:
+        got = outcome(lambda: f(*args, **kwargs))
+        want = without_dense(fusion, lambda: f(*args, **kwargs))
+        assert repr(got) == repr(want)
