@@ -42,12 +42,14 @@ _ADDRESS = re.compile(
     r"(?:https?:/?/?|www\.)\S*|\S+@\S+\.\S+"
     r"|\b[\w-]+(?:\.[\w-]+)*\.(?:invalid|example|test|localhost|com|org|net|io|dev|ai|app|co"
     r"|ru|de|fr|es|cn|jp|uk|eu|info|biz)\b\S*"
+    # a reserved example domain whose dots the de-obfuscated view dropped ("exampleinvalid")
+    r"|\S*example(?:invalid|com|org|net|test)\S*"
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _tokens(view: str) -> list[str]:
-    if "." in view or "@" in view:
+    if "." in view or "@" in view or "example" in view:
         view = _ADDRESS.sub(" url ", view)
     if view.isascii():  # the same runs, found faster
         return [run for run in _ASCII_LETTERS.findall(view) if len(run) > 1]
