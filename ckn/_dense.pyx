@@ -14,12 +14,11 @@ from cpython cimport array
 from cpython.object cimport PyObject
 from libc.math cimport isfinite, sqrt
 from libc.stdlib cimport malloc, free, qsort
-from libc.string cimport memset
 
 import array as _pyarray
 
-__all__ = ["float64_array", "cosine_scores", "candidate_columns", "cosine_rows",
-           "rank_positions", "fuse"]
+__all__ = ["float64_array", "cosine_scores", "candidate_columns", "rank_positions", "fuse",
+           "rrf_scores", "fused_order", "gather_hashes", "build_chunks"]
 
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
 cdef double _LOW = 2.0 ** -900
@@ -193,9 +192,6 @@ def cosine_scores(query, list embeddings, fallback):
 # Pool validation into columns (ckn.pool._columns), cosine over the rows, fusion.
 # ---------------------------------------------------------------------------------------------
 
-cdef array.array _BYTE_TEMPLATE = _pyarray.array("B")
-
-
 cdef extern from *:
     """
     #define CKN_PREFETCH(p) __builtin_prefetch((const void*)(p), 0, 0)
@@ -237,17 +233,15 @@ def candidate_columns(raw, Py_ssize_t dim):
     when ``dim`` == 0 no candidate may carry an embedding. Anything else returns ``None`` and
     the caller runs the full Python validation, which accepts it or raises the exact error.
 
-    Returns ``(ids, tokens, texts, matrix, present)``: three lists, the embeddings as one
-    row-major ``array('d')`` of n × dim (absent rows zero) and ``array('B')`` presence flags.
+    Returns ``(ids, tokens, texts, embeddings)``: four lists, ``embeddings[k]`` a new
+    ``array('d')`` or ``None``.
     """
     if type(raw) is not list:
         return None
     cdef Py_ssize_t n = PyList_GET_SIZE(raw), k
     cdef list ids = [None] * n, tokens = [None] * n, texts = [None] * n
-    cdef array.array matrix = array.clone(_DOUBLE_TEMPLATE, n * dim, False)
-    cdef array.array present = array.clone(_BYTE_TEMPLATE, n, True)
-    cdef double* m = matrix.data.as_doubles
-    cdef unsigned char* pr = present.data.as_uchars
+    cdef list embeddings = [None] * n
+    cdef array.array row
     cdef PyObject* c
     cdef PyObject* pid
     cdef PyObject* ptok
@@ -272,17 +266,18 @@ def candidate_columns(raw, Py_ssize_t dim):
         if pemb != NULL and pemb != Py_None:
             if dim == 0 or not PyList_CheckExact(pemb):
                 return None
-            if not _float_row(<object>pemb, m + k * dim, dim):
+            if PyList_GET_SIZE(<object>pemb) != dim:
                 return None
-            pr[k] = 1
-        elif dim > 0:
-            memset(m + k * dim, 0, dim * sizeof(double))
+            row = array.clone(_DOUBLE_TEMPLATE, dim, False)
+            if not _float_row(<object>pemb, row.data.as_doubles, dim):
+                return None
+            embeddings[k] = row
         ids[k] = <object>pid
         tokens[k] = <object>ptok
         texts[k] = <object>ptext
     if len(set(ids)) != n:
         return None
-    return ids, tokens, texts, matrix, present
+    return ids, tokens, texts, embeddings
 
 
 cdef void _cosine_sums(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,
@@ -370,41 +365,6 @@ cdef void _cosine_all(const double* q, Py_ssize_t d, const double** rows, Py_ssi
         else:
             status[k] = 1
         m += 1
-
-
-def cosine_rows(array.array query, array.array matrix, array.array present, fallback):
-    """``ckn.similarity.cosine_scores(query, rows)`` for the rows of ``matrix`` (n × d,
-    ``array('d')``) with ``present[k]`` set (the others give ``None``); ``query`` is an
-    ``array('d')`` of d finite values. Every sum runs with the GIL released. Rows whose squared
-    norm (or the query's) is out of range are computed by ``fallback(k)`` (the Python path)."""
-    cdef Py_ssize_t d = len(query), n = len(present), k
-    if len(matrix) != n * d or query.ob_descr.typecode != b"d" or matrix.ob_descr.typecode != b"d":
-        raise ValueError("cosine_rows: shape mismatch")
-    cdef const double* q = query.data.as_doubles
-    cdef const double* m = matrix.data.as_doubles
-    cdef const unsigned char* pr = present.data.as_uchars
-    cdef array.array scratch = array.clone(_DOUBLE_TEMPLATE, 4 * n + 1, False)
-    cdef double* out = scratch.data.as_doubles + 3 * n
-    cdef const double** rows = <const double**>malloc((n if n > 0 else 1) * sizeof(double*))
-    cdef unsigned char* status = <unsigned char*>malloc(n if n > 0 else 1)
-    try:
-        if rows == NULL or status == NULL:
-            raise MemoryError()
-        with nogil:
-            for k in range(n):
-                rows[k] = m + k * d
-                status[k] = 0 if pr[k] else 2          # 2: absent, None
-            _cosine_all(q, d, rows, n, out, status, scratch.data.as_doubles)
-        scores = [None] * n
-        for k in range(n):
-            if status[k] == 0:
-                scores[k] = out[k]
-            elif status[k] == 1:
-                scores[k] = fallback(k)
-        return scores
-    finally:
-        free(rows)
-        free(status)
 
 
 ctypedef struct _ScoreKey:

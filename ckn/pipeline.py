@@ -24,7 +24,7 @@ from .pool import _Columns, _parse_columns
 from .receipt import build_receipt
 from .sanitizer import REDACTION_MARKER, Redaction, content_without_markers, sanitize_text
 from .scanner import scan, text_hashes
-from .similarity import cosine_rows, cosine_scores
+from .similarity import cosine_scores
 
 __all__ = ["Chunk", "RankResult", "SanitizeResult", "PackResult", "Packer", "rank", "sanitize", "pack"]
 
@@ -251,9 +251,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     bm25 = bm25_scores_hashed(scanned, text_hashes(cols.query), k1=params.bm25_k1, b=params.bm25_b)
     if cols.query_embedding is None:
         dense = None
-    elif cols.matrix is not None:
-        dense = cosine_rows(cols.query_embedding, cols.matrix, cols.present)
-    else:
+    else:  # validated arrays: read in place, one pass with the GIL released
         dense = cosine_scores(cols.query_embedding, cols.embeddings)
     # The ranks come from rank_positions and the parameters were validated: skip the checks.
     weights = {**DEFAULT_RRF_WEIGHTS, **params.rrf_weights}

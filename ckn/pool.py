@@ -134,20 +134,10 @@ def _candidate(i: int, c, has_query_embedding: bool, dim: int) -> Candidate:
 
 class _Columns:
     """A validated pool as columns (the pipeline's internal form; :func:`parse_pool` builds
-    the public :class:`Pool` from it). ``matrix`` (``array('d')``, n × dim, row-major, absent
-    rows zero) and ``present`` (``array('B')``) are set by the compiled path; otherwise
-    ``embeddings`` holds one ``array('d')`` or ``None`` per candidate."""
+    the public :class:`Pool` from it): ``embeddings`` holds one ``array('d')`` or ``None`` per
+    candidate (``None`` for every candidate when the pool has no query embedding)."""
 
-    __slots__ = ("query", "query_embedding", "ids", "tokens", "texts", "embeddings", "matrix",
-                 "present", "params")
-
-    def candidate_embedding(self, i: int) -> array | None:
-        if self.matrix is None:
-            return self.embeddings[i] if self.embeddings is not None else None
-        if not self.present[i]:
-            return None
-        dim = len(self.query_embedding)
-        return self.matrix[i * dim:(i + 1) * dim]
+    __slots__ = ("query", "query_embedding", "ids", "tokens", "texts", "embeddings", "params")
 
 
 def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
@@ -183,9 +173,7 @@ def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
     # other input goes through the checks below, which accept it or raise the exact error.
     fast = _dense.candidate_columns(raw, dim) if _dense is not None else None
     if fast is not None:
-        out.ids, out.tokens, out.texts, matrix, present = fast
-        out.matrix, out.present = (matrix, present) if has_qe else (None, None)
-        out.embeddings = None
+        out.ids, out.tokens, out.texts, out.embeddings = fast
         return out
     candidates = tuple(_candidate(i, c, has_qe, dim) for i, c in enumerate(raw))
     seen: dict[str, int] = {}
@@ -197,7 +185,6 @@ def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
     out.tokens = [c.tokens for c in candidates]
     out.texts = [c.text for c in candidates]
     out.embeddings = [c.embedding for c in candidates]
-    out.matrix = out.present = None
     return out
 
 
@@ -216,7 +203,5 @@ def parse_pool(data: Mapping, overrides: Mapping | None = None, *, base: Params 
     overrides may change. ``token_budget`` must end up set.
     """
     cols = _parse_columns(data, overrides, base=base)
-    embedding = cols.candidate_embedding
-    candidates = tuple(_new_candidate(cid, tokens, text, embedding(i))
-                       for i, (cid, tokens, text) in enumerate(zip(cols.ids, cols.tokens, cols.texts)))
+    candidates = tuple(map(_new_candidate, cols.ids, cols.tokens, cols.texts, cols.embeddings))
     return Pool(cols.query, cols.query_embedding, candidates, cols.params)

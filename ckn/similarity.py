@@ -159,25 +159,3 @@ def _score(q: Sequence[float], q_zero: bool, q_sq: float, i: int, embedding: Vec
         raise CknValueError(f"{name}: expected length {len(q)} (the query's), got {len(e)}")
     return 0.0 if q_zero or not any(e) else _cosine(q, q_sq, e, ("query", name))
 
-
-def cosine_rows(query, matrix, present) -> list[float | None]:
-    """:func:`cosine_scores` of ``query`` (``array('d')``, length d, finite) with the rows of
-    ``matrix`` (``array('d')``, n × d row-major, finite) where ``present[k]`` is set, ``None``
-    elsewhere: the pool's embeddings as :func:`ckn.pool` stores them. Same values bit for bit;
-    the sums run in C with the GIL released."""
-    d = len(query)
-
-    def row(k: int):
-        return matrix[k * d:(k + 1) * d]
-
-    if _dense is None:
-        return cosine_scores(query, [row(k) if present[k] else None for k in range(len(present))])
-    prepared: list = []
-
-    def fallback(k: int) -> float:
-        if not prepared:
-            q = _as_list(query, "query")
-            prepared.extend((q, not any(q), _dot(q, q)))
-        return _score(*prepared, k, row(k))
-
-    return _dense.cosine_rows(query, matrix, present, fallback)
