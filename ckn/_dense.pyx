@@ -30,6 +30,7 @@ cdef extern from "Python.h":
     PyObject* PyList_GET_ITEM(object o, Py_ssize_t i)
     Py_ssize_t PyList_GET_SIZE(object o)
     Py_ssize_t Py_SIZE(object o)
+    object PyMemoryView_FromObject(object o)
     bint PyFloat_CheckExact(PyObject* o)
     bint PyLong_CheckExact(PyObject* o)
     bint PyDict_CheckExact(PyObject* o)
@@ -99,8 +100,10 @@ cdef int _view(object x, double** ptr, Py_ssize_t* n, list keep) except -1:
     cdef const double[::1] mv
     cdef PyObject* e
     if type(x) is array.array and (<array.array>x).ob_descr.typecode == b"d":
-        arr = <array.array>x       # read in place, no buffer request
-        keep.append(arr)
+        # Read in place. The memoryview in ``keep`` holds a buffer export, so the array cannot
+        # be resized (its data moved) while a kernel reads it without the GIL.
+        arr = <array.array>x
+        keep.append(PyMemoryView_FromObject(arr))
         n[0] = Py_SIZE(arr)
         ptr[0] = arr.data.as_doubles if n[0] > 0 else NULL
         return 1
