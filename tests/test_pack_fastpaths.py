@@ -368,3 +368,11 @@ def test_public_rrf_and_fused_order_fast_paths_equal_python(lists, k, w_bm25, w_
         got = outcome(lambda: f(*args, **kwargs))
         want = without_dense(fusion, lambda: f(*args, **kwargs))
         assert repr(got) == repr(want)
+
+
+def test_cosine_releases_the_buffers_it_reads():
+    q = array.array("d", [1.0, 0.0])
+    rows = [array.array("d", [1.0, 2.0]), array.array("d", [0.0, 0.0])]
+    assert similarity.cosine_scores(q, rows) == [1 / math.sqrt(5), 0.0]
+    for a in (q, *rows):
+        a.append(1.0)  # no export left behind: the arrays can be resized again
