@@ -79,7 +79,7 @@ ctypedef struct _Plan:
     const uint64_t* filter      # _FILTER_WORDS words: a bit per table hash (_maybe_in_table)
     index_t max_len             # longest table word (bytes)
     const uint64_t* char_groups  # 128 group masks, one per ASCII character
-    const uint64_t* needs       # (rule bit index, group mask it needs) pairs, one per rule
+    const uint64_t* needs       # (rule bit index, groups anywhere, groups of a first word)
     index_t n_needs
 
 
@@ -93,16 +93,16 @@ cdef inline bint _maybe_in_table(const uint64_t* filter, uint64_t h) noexcept no
     return (filter[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline void _word_bits(const _Plan* plan, uint64_t h, index_t length,
-                            _Mask* mask, uint64_t* groups) noexcept nogil:
+cdef inline uint64_t _word_bits(const _Plan* plan, uint64_t h, index_t length,
+                                _Mask* mask) noexcept nogil:
     """OR the rule bits of the word of ``length`` bytes with (unfinished) hash ``h`` into
-    ``mask`` and its group bits into ``groups`` (nothing when it is not in the table). Slots are
-    (hash, rule bits lo, rule bits hi, group bits) quadruples."""
+    ``mask``; return its group bits (0 when it is not in the table). Slots are (hash, rule bits
+    lo, rule bits hi, group bits) quadruples."""
     if length > plan.max_len:
-        return
+        return 0
     h = _finish(h)
     if not _maybe_in_table(plan.filter, h):
-        return
+        return 0
     cdef const uint64_t* slots = plan.slots
     cdef uint64_t slot_mask = plan.slot_mask
     cdef uint64_t i = h & slot_mask
@@ -110,24 +110,27 @@ cdef inline void _word_bits(const _Plan* plan, uint64_t h, index_t length,
         if slots[4 * i] == h:
             mask.lo |= slots[4 * i + 1]
             mask.hi |= slots[4 * i + 2]
-            groups[0] |= slots[4 * i + 3]
-            return
+            return slots[4 * i + 3]
         i = (i + 1) & slot_mask
+    return 0
 
 
-cdef inline _Mask _required(const _Plan* plan, _Mask mask, uint64_t groups) noexcept nogil:
-    """``mask`` without the rule bits none of whose rules has every group it needs."""
+cdef inline _Mask _required(const _Plan* plan, _Mask mask, uint64_t groups,
+                            uint64_t first_groups) noexcept nogil:
+    """``mask`` without the rule bits none of whose rules has every group it needs (among all
+    words, and among the first word of each word view)."""
     cdef _Mask keep
-    cdef uint64_t need, bit
+    cdef uint64_t need, need_first, bit
     cdef index_t k
     keep.lo = 0
     keep.hi = 0
     if not mask.lo and not mask.hi:
         return mask
     for k in range(plan.n_needs):
-        need = plan.needs[2 * k + 1]
-        if groups & need == need:
-            bit = plan.needs[2 * k]
+        need = plan.needs[3 * k + 1]
+        need_first = plan.needs[3 * k + 2]
+        if groups & need == need and first_groups & need_first == need_first:
+            bit = plan.needs[3 * k]
             if bit < 64:
                 keep.lo |= 1ULL << bit
             else:
@@ -208,7 +211,8 @@ cdef _Mask _span_mask(
     cdef index_t i, j = 0, singles = 0
     cdef index_t len1 = 0, len2 = 0
     cdef _Mask mask
-    cdef uint64_t groups = 0, h1 = _FNV_OFFSET, h2 = _FNV_OFFSET
+    cdef uint64_t groups = 0, first_groups = 0, g, h1 = _FNV_OFFSET, h2 = _FNV_OFFSET
+    cdef bint first1 = True, first2 = True
     cdef uint32_t c, prev = 0
     cdef uint8_t t, last1 = 0, pair
     # the tables in locals: writes to ``work`` could alias the plan, so the compiler would
@@ -239,7 +243,11 @@ cdef _Mask _span_mask(
         j += 1
         if _is_space(t):
             if len1:
-                _word_bits(plan, h1, len1, &mask, &groups)
+                g = _word_bits(plan, h1, len1, &mask)
+                groups |= g
+                if first1:
+                    first_groups |= g
+                    first1 = False
                 singles += len1 == 1 and _is_lower(last1)
                 h1 = _FNV_OFFSET
                 len1 = 0
@@ -250,7 +258,11 @@ cdef _Mask _span_mask(
         if not dropped[c]:
             if _is_space(t):
                 if len2:
-                    _word_bits(plan, h2, len2, &mask, &groups)
+                    g = _word_bits(plan, h2, len2, &mask)
+                    groups |= g
+                    if first2:
+                        first_groups |= g
+                        first2 = False
                     h2 = _FNV_OFFSET
                     len2 = 0
             else:
@@ -260,15 +272,21 @@ cdef _Mask _span_mask(
             stop[0] = i + 1
             break
     if len1:
-        _word_bits(plan, h1, len1, &mask, &groups)
+        g = _word_bits(plan, h1, len1, &mask)
+        groups |= g
+        if first1:
+            first_groups |= g
     if len2:
-        _word_bits(plan, h2, len2, &mask, &groups)
+        g = _word_bits(plan, h2, len2, &mask)
+        groups |= g
+        if first2:
+            first_groups |= g
     # A spaced-out run has at least three single-letter words (the fourth letter may end a word
     # such as "e2"); most segments have fewer, and the search is skipped.
     if singles >= 3 and _spaced_out(work, j):
         mask.hi |= _SPACED_OUT_HI  # every ASCII rule runs: requirements do not apply
         return mask
-    return _required(plan, mask, groups)
+    return _required(plan, mask, groups, first_groups)
 
 
 cdef inline index_t _emit(index_t* out, index_t cap, index_t count, index_t start, index_t end,
@@ -361,10 +379,11 @@ cdef class LineScanner:
         Word -> the group bits of the required word sets it belongs to.
     char_groups : dict of str to int
         ASCII character -> the group bits of the required character sets it belongs to.
-    needs : list of (int, int)
-        For each rule: (the index of its rule bit, the group bits it needs); a rule bit survives
-        when one of its pairs is met. A rule bit with no pair is dropped, so list every rule
-        (need 0 when it requires nothing).
+    needs : list of (int, int, int)
+        For each rule: (the index of its rule bit, the group bits it needs among all words, the
+        group bits the first word of a word view must have); a rule bit survives when one of
+        its entries is met. A rule bit with no entry is dropped, so list every rule (0, 0 when
+        it requires nothing).
 
     Rule bits are bits 0 to 125 of a 128-bit mask (``SPACED_OUT``, ``NON_ASCII`` above them).
     """
@@ -440,10 +459,10 @@ cdef class LineScanner:
             per_char[ord(char)] |= bits
         self._char_groups = per_char.tobytes()
         flat = array.array("Q")
-        for bit, need in needs:
+        for bit, need, need_first in needs:
             if not 0 <= bit < 126:
                 raise ValueError(f"needs: rule bit index {bit} is not in 0..125")
-            flat.extend((bit, need))
+            flat.extend((bit, need, need_first))
         self._needs = flat.tobytes()
         self._plan.table = <const uint8_t*><const char*>self._table
         self._plan.dropped = <const uint8_t*><const char*>self._dropped

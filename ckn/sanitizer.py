@@ -4076,6 +4076,26 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
         "|initialization|texto|palabras|contenido|worter|inhalt|alles|texte|mots|contenu",
     ),
     "use_model_tools": (_USE, _POSSESSIVE),
+    "exfiltrating_shell_command": (
+        "curl|wget|nc|ncat|netcat|scp|rsync|ftp|invoke|webrequest|iwr|restmethod|irm|base64|bash"
+        "|execute|run|exec|ejecuta|fuhre|executez|lance|lancez|chmod|rm",
+    ),
+    "note_to_ai_readers": (_AI_READERS,),
+    "secret_from_model_context": (_VALUE_OF + "|" + _MODEL_MEMORY,),
+    "earlier_rules_declared_draft": (_DRAFT_STATE, _ORDERS_NOUN),
+    "own_hidden_instructions": (
+        _YOUR + "|" + _RECEIVED + "|" + _DUMP + "|preamble",
+        _OWN_HIDDEN_QUAL + "|" + _RECEIVED + "|" + _FULL,
+        _OWN_ORDERS + "|mensaje|configuration|setup|message|konfigurationsnachricht|preamble"
+        "|preambulo|preambule|praambel|prompt|systemprompt|words|wording",
+    ),
+    "polite_request_for_credentials": (
+        _ASK_VERB + "|konnten|kannst|konntest|wurden|wurdest|konnen",
+        _SECRET_OWNER + "|ihres|ihrer|deines|deiner|datenbank|servers",
+    ),
+    "text_claims_system_rank": (
+        _THIS_TEXT + "|everything|alles|todo|tout|prioritize|priorizar|prioriser|priorisiere",
+    ),
 }
 
 
@@ -4110,7 +4130,28 @@ _REQUIRE_CHARS: dict[str, tuple[str, ...]] = {
     "role_markup_tag": ("<", ">"),
     "role_heading": ("#=-*>|", ":"),
     "role_label_addressing_model": (":>])}|",),
+    "note_to_ai_readers": (":",),
 }
+# Rules whose every match starts the segment (``^`` and then only non-word characters): the
+# first word of the segment must be the first word of one of these phrases.
+_REQUIRE_FIRST: dict[str, str] = {
+    "role_heading": (
+        "new|updated|real|hidden|nuevo|nueva|neue|nouvelle|" + _ROLE + "|instruction|instructions"
+        "|response|instruccion|instrucciones|anweisung|anweisungen|consigne|consignes"
+    ),
+    "qualified_role_label": _ROLE_QUALIFIED,
+    "role_label_addressing_model": _ROLE_SPEAKER + "|human|user|usuario|benutzer|nutzer|utilisateur",
+    "context_boundary_marker": "begin|start|end|close|closing|inicio|fin|final|anfang|ende|debut",
+    "role_banner_about_model": _BANNER_ROLE,
+}
+
+
+def _first_words(phrases: str) -> frozenset[str]:
+    """The first word of every ASCII phrase (leet-folded as the pre-filter folds words)."""
+    return frozenset(
+        re.findall(r"[a-z0-9]+", phrase)[0].translate(_LEET)
+        for phrase in (p.strip() for p in phrases.split("|")) if phrase and phrase.isascii()
+    )
 RULES: tuple[Rule, ...] = tuple(
     Rule(
         family, name, summary, pattern, examples, _anchor_words(*anchors),
@@ -4197,9 +4238,11 @@ for _index, _rule in enumerate(RULES):
         _ANCHOR_INDEX[_word.encode()] = _ANCHOR_INDEX.get(_word.encode(), ()) + (_index,)
 ANCHORS: frozenset[bytes] = frozenset(_ANCHOR_INDEX)
 _INTRA_WORD_PUNCT = b"-.*|~^+`_"
+# Control characters read as spaces, as they do for the rules' \b and \W.
 _WORD_TABLE = bytes(
     ord(chr(c).lower().translate(_LEET)) if chr(c).isalnum() or chr(c) in "@$"
-    else 32 if chr(c) in string.punctuation else c
+    else 32 if chr(c) in string.punctuation or c < 32 and c not in b"\t\n\r\x0b\x0c" or c == 127
+    else c
     for c in range(256)
 )
 _MARKER_RULES = tuple(
@@ -4272,7 +4315,11 @@ def _ascii_plan(line: str) -> tuple[tuple[int, ...], bool]:
     bits, disguised, words = _ascii_bits(line)
     if bits < 0:
         return _ascii_rules(), True
-    return _requirements_met(_rules_of(bits), words, line.encode("ascii")), disguised
+    raw = line.encode("ascii")
+    firsts = raw.translate(_WORD_TABLE).split()[:1]
+    if disguised:
+        firsts += raw.translate(_WORD_TABLE, _INTRA_WORD_PUNCT).split()[:1]
+    return _requirements_met(_rules_of(bits), words, raw, firsts), disguised
 
 
 # Rule index -> its ``requires`` word sets as bytes, and its ``_REQUIRE_CHARS`` character sets
@@ -4291,13 +4338,19 @@ _REQUIRE_ALTERNATIVES = {
              for alt in _REQUIRES_ANY[rule.name])
     for i, rule in enumerate(RULES) if rule.name in _REQUIRES_ANY
 }
-_REQUIRING = frozenset(_REQUIRE_WORDS) | frozenset(_REQUIRE_CHAR_SETS) | frozenset(_REQUIRE_ALTERNATIVES)
+_REQUIRE_FIRST_WORDS = {
+    i: frozenset(w.encode() for w in _first_words(_REQUIRE_FIRST[rule.name]))
+    for i, rule in enumerate(RULES) if rule.name in _REQUIRE_FIRST
+}
+_REQUIRING = (frozenset(_REQUIRE_WORDS) | frozenset(_REQUIRE_CHAR_SETS)
+              | frozenset(_REQUIRE_ALTERNATIVES) | frozenset(_REQUIRE_FIRST_WORDS))
 
 
-def _requirements_met(rules: tuple[int, ...], words, raw: bytes) -> tuple[int, ...]:
+def _requirements_met(rules: tuple[int, ...], words, raw: bytes, firsts) -> tuple[int, ...]:
     """``rules`` without those whose required word sets are not all met by ``words``, whose
-    required character sets are not all met by the segment ``raw``, or none of whose
-    alternatives (``_REQUIRES_ANY``) is met by ``words``."""
+    required character sets are not all met by the segment ``raw``, none of whose
+    alternatives (``_REQUIRES_ANY``) is met by ``words``, or whose required first word is not
+    among ``firsts`` (the first word of each word view)."""
     if _REQUIRING.isdisjoint(rules):
         return rules
     return tuple(
@@ -4306,41 +4359,47 @@ def _requirements_met(rules: tuple[int, ...], words, raw: bytes) -> tuple[int, .
         and all(any(c in raw for c in group) for group in _REQUIRE_CHAR_SETS.get(i, ()))
         and (i not in _REQUIRE_ALTERNATIVES or any(
             all(not group.isdisjoint(words) for group in alt) for alt in _REQUIRE_ALTERNATIVES[i]))
+        and (i not in _REQUIRE_FIRST_WORDS or not _REQUIRE_FIRST_WORDS[i].isdisjoint(firsts))
     )
 
 
-def _group_bits() -> tuple[dict[bytes, int], dict[str, int], list[tuple[int, int]]]:
-    """The requirements as the compiled pass takes them: each distinct word or character set
-    is one group bit (modulo 64); word -> group bits, character -> group bits, and for every
-    rule (rule bit, group bits it needs)."""
-    index: dict[frozenset, int] = {}
+def _group_bits() -> tuple[dict[bytes, int], dict[str, int], list[tuple[int, int, int]]]:
+    """The requirements as the compiled pass takes them: each distinct word set, character set
+    or first-word set is one group bit (modulo 64: a shared bit only keeps more rules); word
+    -> group bits, character -> group bits, and for every rule (and every alternative of it)
+    (rule bit index, group bits it needs among all words, group bits of a first word)."""
+    index: dict[tuple[str, frozenset], int] = {}
     alternatives = [group for alts in _REQUIRE_ALTERNATIVES.values() for alt in alts for group in alt]
-    for group in (*[g for sets in _REQUIRE_WORDS.values() for g in sets],
-                  *[g for sets in _REQUIRE_CHAR_SETS.values() for g in sets], *alternatives):
-        index.setdefault(group, 1 << (len(index) % 64))
+    for kind, groups in (
+        ("words", [g for sets in _REQUIRE_WORDS.values() for g in sets] + alternatives),
+        ("chars", [g for sets in _REQUIRE_CHAR_SETS.values() for g in sets]),
+        ("first", list(_REQUIRE_FIRST_WORDS.values())),
+    ):
+        for group in groups:
+            index.setdefault((kind, group), 1 << (len(index) % 64))
     words: dict[bytes, int] = {}
     chars: dict[str, int] = {}
-    for group, bit in index.items():
+    for (kind, group), bit in index.items():
         for item in group:
-            if len(item) == 1 and group in _CHAR_GROUPS:
+            if kind == "chars":
                 chars[item.decode()] = chars.get(item.decode(), 0) | bit
             else:
                 words[item] = words.get(item, 0) | bit
     needs = []
     for i in _ALL_RULES:
         need = 0
-        for group in (*_REQUIRE_WORDS.get(i, ()), *_REQUIRE_CHAR_SETS.get(i, ())):
-            need |= index[group]
+        for group in _REQUIRE_WORDS.get(i, ()):
+            need |= index["words", group]
+        for group in _REQUIRE_CHAR_SETS.get(i, ()):
+            need |= index["chars", group]
+        need_first = index["first", _REQUIRE_FIRST_WORDS[i]] if i in _REQUIRE_FIRST_WORDS else 0
         for alt in _REQUIRE_ALTERNATIVES.get(i, ((),)):
             alt_need = need
             for group in alt:
-                alt_need |= index[group]
-            needs.append((i % _RULE_BITS, alt_need))
-    needs.append((_RULE_BITS, 0))  # the directive model's anchor bit has no requirement
+                alt_need |= index["words", group]
+            needs.append((i % _RULE_BITS, alt_need, need_first))
+    needs.append((_RULE_BITS, 0, 0))  # the directive model's anchor bit has no requirement
     return words, chars, needs
-
-
-_CHAR_GROUPS = frozenset(g for sets in _REQUIRE_CHAR_SETS.values() for g in sets)
 
 
 def _plan_words(raw: bytes, disguised: bool) -> list[bytes]:

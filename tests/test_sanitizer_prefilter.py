@@ -101,3 +101,24 @@ def test_every_labelled_corpus_is_sanitized_as_the_reference_does(corpus):
     lines = [json.loads(row)["text"] for row in corpus.read_text(encoding="utf-8").splitlines() if row]
     text = "\n".join(lines)
     assert sanitize_text(text) == sanitize_text(text, prefilter=False)
+
+
+@pytest.mark.parametrize("index", range(len(RULES)), ids=[r.name for r in RULES])
+def test_the_pre_filter_selects_each_rule_for_its_own_examples(index):
+    """A rule's anchors, required words, characters and first words never keep it from its own
+    plain-ASCII examples, in the Python pre-filter and in the compiled pass."""
+    rule = RULES[index]
+    regex = _sanitizer._regex(index)
+    for example in rule.examples:
+        if not example.isascii():
+            continue
+        matching = [segment for segment in _sanitizer._segments(example)
+                    if any(regex.search(view) for view in _sanitizer.normalized_views(segment))]
+        assert matching, example
+        assert any(index in _sanitizer._ascii_plan(segment)[0] for segment in matching), example
+        if _sanitizer._LINE_SCANNER is not None:
+            spans = _sanitizer._LINE_SCANNER.candidates(example, _sanitizer.SEGMENT_MIN)
+            selected = [spans[k + 4] for k in range(0, len(spans), 5)
+                        if example[spans[k + 2]:spans[k + 3]] in matching]
+            assert any(bits >> (index % _sanitizer._RULE_BITS) & 1 or bits & _sanitizer._SPACED_BIT
+                       for bits in selected), example
