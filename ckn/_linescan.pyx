@@ -78,6 +78,7 @@ ctypedef struct _Plan:
     uint64_t slot_mask
     const uint64_t* filter      # _FILTER_WORDS words: a bit per table hash (_maybe_in_table)
     index_t max_len             # longest table word (bytes)
+    _Mask substring_mask        # rule bits a substring of a spaced-out segment may set
     const uint64_t* char_groups  # 128 group masks, one per ASCII character
     const uint64_t* needs       # (rule bit index, groups anywhere, groups of a first word)
     index_t n_needs
@@ -284,9 +285,43 @@ cdef _Mask _span_mask(
     # A spaced-out run has at least three single-letter words (the fourth letter may end a word
     # such as "e2"); most segments have fewer, and the search is skipped.
     if singles >= 3 and _spaced_out(work, j):
-        mask.hi |= _SPACED_OUT_HI  # every ASCII rule runs: requirements do not apply
+        groups |= _substring_bits(plan, work, j, &mask)
+        mask = _required(plan, mask, groups, groups)
+        if mask.lo or mask.hi:
+            mask.hi |= _SPACED_OUT_HI
         return mask
     return _required(plan, mask, groups, first_groups)
+
+
+cdef uint64_t _substring_bits(const _Plan* plan, uint8_t* work, index_t j,
+                              _Mask* mask) noexcept nogil:
+    """For a segment with spaced-out letters (``work``: its ``j`` translated bytes; compacted
+    here): OR into ``mask`` the rule bits of every table word that occurs as a substring of its
+    non-space bytes, except the bits outside ``plan.substring_mask``; return their group bits.
+
+    Joining spaced letters, dropping in-word punctuation and reading leetspeak only remove
+    characters between letters, so every word of a de-obfuscated view is such a substring: the
+    rules this selects include every rule that can match (any of them may also be the first
+    word, so the group bits count as first-word groups too). Cost: about ``j * max_len`` hash
+    steps, for the few segments with spaced-out letters."""
+    cdef index_t n = 0, a, b, stop
+    cdef uint64_t h, groups = 0
+    cdef _Mask found
+    found.lo = 0
+    found.hi = 0
+    for a in range(j):
+        if not _is_space(work[a]):
+            work[n] = work[a]
+            n += 1
+    for a in range(n):
+        h = _FNV_OFFSET
+        stop = min(n, a + plan.max_len)
+        for b in range(a, stop):
+            h = (h ^ work[b]) * _FNV_PRIME
+            groups |= _word_bits(plan, h, b - a + 1, &found)
+    mask.lo |= found.lo & plan.substring_mask.lo
+    mask.hi |= found.hi & plan.substring_mask.hi
+    return groups
 
 
 cdef inline index_t _emit(index_t* out, index_t cap, index_t count, index_t start, index_t end,
@@ -379,6 +414,9 @@ cdef class LineScanner:
         Word -> the group bits of the required word sets it belongs to.
     char_groups : dict of str to int
         ASCII character -> the group bits of the required character sets it belongs to.
+    substring_mask : int
+        The rule bits (128-bit mask) that table words found as substrings of a segment with
+        spaced-out letters may set (``_substring_bits``); the others come from its words only.
     needs : list of (int, int, int)
         For each rule: (the index of its rule bit, the group bits it needs among all words, the
         group bits the first word of a word view must have); a rule bit survives when one of
@@ -393,7 +431,7 @@ cdef class LineScanner:
 
     def __init__(self, dict anchors not None, bytes table not None, bytes dropped not None,
                  dict markers not None, dict word_groups not None, dict char_groups not None,
-                 list needs not None):
+                 substring_mask, list needs not None):
         if len(table) != 256:
             raise ValueError(f"table: expected 256 bytes, got {len(table)}")
         self._table = table[:128]
@@ -473,6 +511,8 @@ cdef class LineScanner:
         self._plan.slot_mask = size - 1
         self._plan.filter = <const uint64_t*><const char*>self._filter
         self._plan.max_len = max_len
+        self._plan.substring_mask.lo = substring_mask & _LOW64
+        self._plan.substring_mask.hi = (substring_mask >> 64) & _LOW64
         self._plan.char_groups = <const uint64_t*><const char*>self._char_groups
         self._plan.needs = <const uint64_t*><const char*>self._needs
         self._plan.n_needs = len(needs)

@@ -43,16 +43,8 @@ import re
 import string
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .directive_score import load_model
-
-try:  # Python >= 3.11
-    from re import _constants as _sre  # type: ignore[attr-defined]
-    from re._parser import parse as _sre_parse  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _sre  # type: ignore[no-redef]
-    from sre_parse import parse as _sre_parse  # type: ignore[no-redef]
 
 __all__ = [
     "ANCHORS",
@@ -4195,37 +4187,6 @@ def _matches(index: int, view: str) -> bool:
 _ALL_RULES = tuple(range(len(RULES)))
 
 
-def _can_match_ascii(items) -> bool:
-    """False only when every match of the parsed regex ``items`` needs a non-ASCII character
-    (a literal, or a class of non-ASCII literals and ranges, that must occur); True when unsure."""
-    return all(_item_can_match_ascii(op, av) for op, av in items)
-
-
-def _item_can_match_ascii(op, av) -> bool:
-    if op is _sre.LITERAL:
-        return av < 128
-    if op is _sre.IN:
-        return any(
-            (o is _sre.LITERAL and a < 128) or (o is _sre.RANGE and a[0] < 128)
-            or o not in (_sre.LITERAL, _sre.RANGE)
-            for o, a in av
-        )
-    if op is _sre.BRANCH:
-        return any(_can_match_ascii(branch) for branch in av[1])
-    if op is _sre.SUBPATTERN:
-        return _can_match_ascii(av[3])
-    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT):
-        return av[0] == 0 or _can_match_ascii(av[2])
-    return True
-
-
-# Rules that can match a plain-ASCII view (the CJK rules cannot): the only ones run on a
-# plain-ASCII line whose spaced-out letters defeat the word pre-filter.
-@lru_cache(maxsize=1)
-def _ascii_rules() -> tuple[int, ...]:
-    """The rules that can match a plain-ASCII view (parsing the table takes about a second, so
-    it is done on the first spaced-out line, not at import)."""
-    return tuple(i for i in _ALL_RULES if _can_match_ascii(_sre_parse(RULES[i].pattern)))
 # Pre-filter for plain-ASCII lines. Words are lower-cased and leet digits read as letters;
 # words are taken both with punctuation as a break and with punctuation inside a word dropped
 # ("ign-ore" -> "ignore"). A rule
@@ -4289,16 +4250,26 @@ def _rules_of(bits: int) -> tuple[int, ...]:
     return rules
 
 
-def _ascii_bits(line: str) -> tuple[int, bool, list[bytes]]:
-    """For a plain-ASCII ``line``: the rule bits of its anchor words and markers (-1 when it
-    holds spaced-out letters: every ASCII rule), whether it may carry leetspeak, spaced letters
-    or in-word punctuation (else the de-obfuscated view would equal the plain one), and the
-    words compared with anchors."""
+def _ascii_plan(line: str) -> tuple[tuple[int, ...], bool]:
+    """For a plain-ASCII ``line``: the indices of the rules that can match it (table order), and
+    whether it may carry leetspeak, spaced letters or in-word punctuation (else the
+    de-obfuscated view would equal the plain one).
+
+    The rules are those with an anchor word or marker in the line whose requirements are met.
+    With spaced-out letters, every table word that occurs in the line with its spaces and
+    punctuation left out counts as a word (and as a first word): joining the letters only
+    removes characters between them (``ckn._linescan._substring_bits`` does the same)."""
     raw = line.encode("ascii")
-    if _SPACED_OUT.search(raw.translate(_WORD_TABLE)):
-        return -1, True, []
-    disguised = _DISGUISE_HINT.search(raw) is not None
+    spaced = _SPACED_OUT.search(raw.translate(_WORD_TABLE)) is not None
+    disguised = spaced or _DISGUISE_HINT.search(raw) is not None
     words = _plan_words(raw, disguised)
+    if spaced:
+        words += _table_substrings(raw)
+        firsts = words
+    else:
+        firsts = raw.translate(_WORD_TABLE).split()[:1]
+        if disguised:
+            firsts += raw.translate(_WORD_TABLE, _INTRA_WORD_PUNCT).split()[:1]
     bits = 0
     if not ANCHORS.isdisjoint(words):
         for word in ANCHORS.intersection(words):
@@ -4306,20 +4277,16 @@ def _ascii_bits(line: str) -> tuple[int, bool, list[bytes]]:
     for marker, marker_bits in _MARKER_BITS.items():
         if marker in line:
             bits |= marker_bits
-    return bits, disguised, words
-
-
-def _ascii_plan(line: str) -> tuple[tuple[int, ...], bool]:
-    """For a plain-ASCII ``line``: the indices of the rules that can match it (table order), and
-    whether it may carry disguises (see ``_ascii_bits``)."""
-    bits, disguised, words = _ascii_bits(line)
-    if bits < 0:
-        return _ascii_rules(), True
-    raw = line.encode("ascii")
-    firsts = raw.translate(_WORD_TABLE).split()[:1]
-    if disguised:
-        firsts += raw.translate(_WORD_TABLE, _INTRA_WORD_PUNCT).split()[:1]
     return _requirements_met(_rules_of(bits), words, raw, firsts), disguised
+
+
+def _table_substrings(raw: bytes) -> list[bytes]:
+    """Anchor and required words that occur in ``raw`` (translated by the word table) once its
+    whitespace is removed."""
+    joined = b"".join(raw.translate(_WORD_TABLE).split())
+    return [joined[a:b] for a in range(len(joined))
+            for b in range(a + 1, min(len(joined), a + _LONGEST_WORD) + 1)
+            if joined[a:b] in _TABLE_WORDS]
 
 
 # Rule index -> its ``requires`` word sets as bytes, and its ``_REQUIRE_CHARS`` character sets
@@ -4400,6 +4367,15 @@ def _group_bits() -> tuple[dict[bytes, int], dict[str, int], list[tuple[int, int
             needs.append((i % _RULE_BITS, alt_need, need_first))
     needs.append((_RULE_BITS, 0, 0))  # the directive model's anchor bit has no requirement
     return words, chars, needs
+
+
+# Every word the compiled pass keeps in its table (anchors and required words).
+_TABLE_WORDS = ANCHORS.union(
+    *(group for sets in _REQUIRE_WORDS.values() for group in sets),
+    *(group for alts in _REQUIRE_ALTERNATIVES.values() for alt in alts for group in alt),
+    *_REQUIRE_FIRST_WORDS.values(),
+)
+_LONGEST_WORD = max(map(len, _TABLE_WORDS))
 
 
 def _plan_words(raw: bytes, disguised: bool) -> list[bytes]:
@@ -4510,9 +4486,12 @@ except ImportError:  # pragma: no cover - source tree without the compiled exten
     _LINE_SCANNER = None
     _NON_ASCII_BIT = _SPACED_BIT = 0
 else:
+    _WORD_GROUPS, _CHAR_GROUP_BITS, _NEEDS = _group_bits()
     _LINE_SCANNER = _LineScanner(
         {**_ANCHOR_BITS, **{w: _ANCHOR_BITS.get(w, 0) | _MODEL_BIT for w in _MODEL_ANCHORS}},
-        _WORD_TABLE, _INTRA_WORD_PUNCT, _MARKER_BITS, *_group_bits(),
+        _WORD_TABLE, _INTRA_WORD_PUNCT, _MARKER_BITS, _WORD_GROUPS, _CHAR_GROUP_BITS,
+        _RULE_MASK,  # the model's gate reads whole words only (see _model_family)
+        _NEEDS,
     )
     _NON_ASCII_BIT = _linescan_NON_ASCII
     _SPACED_BIT = _linescan_SPACED_OUT
@@ -4585,8 +4564,10 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
                 best = _first_rule(_ALL_RULES, views, best)
                 gate = True
             elif bits & _SPACED_BIT:
+                # spaced-out letters: the compiled pass chose the rules from every table word
+                # that occurs in the segment with the spaces and punctuation left out
                 views = normalized_views(segment)
-                best = _first_rule(_ascii_rules(), views, best)
+                best = _first_rule(_rules_of(bits & _RULE_MASK), views, best)
                 gate = bool(bits & _MODEL_BIT)
             else:
                 # the compiled pass has applied the rules' requirements
