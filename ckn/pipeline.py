@@ -61,21 +61,6 @@ class Chunk:
 
 
 _CHUNK_KEYS = tuple(f.name for f in dataclass_fields(Chunk))  # declaration order
-_CHUNK_FIELDS = frozenset(_CHUNK_KEYS)
-_new = object.__new__
-
-
-def replace(chunk: Chunk, **changes) -> Chunk:
-    """``dataclasses.replace`` for :class:`Chunk`, without re-running the frozen ``__init__``
-    (which sets every field through ``object.__setattr__``)."""
-    unknown = changes.keys() - _CHUNK_FIELDS
-    if unknown:
-        raise TypeError(f"Chunk has no field {sorted(unknown)[0]!r}")
-    new = _new(Chunk)
-    state = new.__dict__
-    state.update(chunk.__dict__)
-    state.update(changes)
-    return new
 
 
 @dataclass(frozen=True)
