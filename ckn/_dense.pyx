@@ -71,24 +71,7 @@ def float64_array(x):
     if n == 0:
         return None
     out = array.clone(_DOUBLE_TEMPLATE, n, False)
-    p = out.data.as_doubles
-    cdef double v
-    cdef PyObject* e
-    for i in range(n):
-        e = PyList_GET_ITEM(x, i)
-        if PyFloat_CheckExact(e):
-            v = PyFloat_AS_DOUBLE(e)
-        elif PyLong_CheckExact(e):
-            try:
-                v = <object>e
-            except OverflowError:
-                return None
-        else:
-            return None
-        if not isfinite(v):
-            return None
-        p[i] = v
-    return out
+    return out if _float_row(x, out.data.as_doubles, n) else None
 
 
 cdef int _view(object x, double** ptr, Py_ssize_t* n, list keep) except -1:

@@ -116,6 +116,28 @@ cdef inline uint64_t _word_bits(const _Plan* plan, uint64_t h, index_t length,
     return 0
 
 
+ctypedef struct _WordView:
+    uint64_t h          # FNV-1a hash of the current word so far
+    index_t length      # its length (0: between words)
+    bint first          # no word of this view has ended yet
+
+
+cdef inline void _end_word(const _Plan* plan, _WordView* view, _Mask* mask, uint64_t* groups,
+                           uint64_t* first_groups) noexcept nogil:
+    """At a break: look the view's current word up (its rule bits into ``mask``, its group bits
+    into ``groups``, and into ``first_groups`` when it is the view's first word) and start the
+    next word."""
+    cdef uint64_t g
+    if view.length:
+        g = _word_bits(plan, view.h, view.length, mask)
+        groups[0] |= g
+        if view.first:
+            first_groups[0] |= g
+            view.first = False
+        view.h = _FNV_OFFSET
+        view.length = 0
+
+
 cdef inline _Mask _required(const _Plan* plan, _Mask mask, uint64_t groups,
                             uint64_t first_groups) noexcept nogil:
     """``mask`` without the rule bits none of whose rules has every group it needs (among all
@@ -210,10 +232,13 @@ cdef _Mask _span_mask(
     ends at ``end`` (no newline inside), or with ``split`` after its first sentence end; its end
     is written to ``stop``."""
     cdef index_t i, j = 0, singles = 0
-    cdef index_t len1 = 0, len2 = 0
     cdef _Mask mask
-    cdef uint64_t groups = 0, first_groups = 0, g, h1 = _FNV_OFFSET, h2 = _FNV_OFFSET
-    cdef bint first1 = True, first2 = True
+    cdef uint64_t groups = 0, first_groups = 0
+    # the two word views: punctuation as a break, and in-word punctuation dropped
+    cdef _WordView v1, v2
+    v1.h = v2.h = _FNV_OFFSET
+    v1.length = v2.length = 0
+    v1.first = v2.first = True
     cdef uint32_t c, prev = 0
     cdef uint8_t t, last1 = 0, pair
     # the tables in locals: writes to ``work`` could alias the plan, so the compiler would
@@ -243,45 +268,23 @@ cdef _Mask _span_mask(
         work[j] = t
         j += 1
         if _is_space(t):
-            if len1:
-                g = _word_bits(plan, h1, len1, &mask)
-                groups |= g
-                if first1:
-                    first_groups |= g
-                    first1 = False
-                singles += len1 == 1 and _is_lower(last1)
-                h1 = _FNV_OFFSET
-                len1 = 0
+            singles += v1.length == 1 and _is_lower(last1)
+            _end_word(plan, &v1, &mask, &groups, &first_groups)
         else:
-            h1 = (h1 ^ t) * _FNV_PRIME
-            len1 += 1
+            v1.h = (v1.h ^ t) * _FNV_PRIME
+            v1.length += 1
             last1 = t
         if not dropped[c]:
             if _is_space(t):
-                if len2:
-                    g = _word_bits(plan, h2, len2, &mask)
-                    groups |= g
-                    if first2:
-                        first_groups |= g
-                        first2 = False
-                    h2 = _FNV_OFFSET
-                    len2 = 0
+                _end_word(plan, &v2, &mask, &groups, &first_groups)
             else:
-                h2 = (h2 ^ t) * _FNV_PRIME
-                len2 += 1
+                v2.h = (v2.h ^ t) * _FNV_PRIME
+                v2.length += 1
         if split and flags[c] & _SENTENCE_MARK and _sentence_end(d, i, end):
             stop[0] = i + 1
             break
-    if len1:
-        g = _word_bits(plan, h1, len1, &mask)
-        groups |= g
-        if first1:
-            first_groups |= g
-    if len2:
-        g = _word_bits(plan, h2, len2, &mask)
-        groups |= g
-        if first2:
-            first_groups |= g
+    _end_word(plan, &v1, &mask, &groups, &first_groups)
+    _end_word(plan, &v2, &mask, &groups, &first_groups)
     # A spaced-out run has at least three single-letter words (the fourth letter may end a word
     # such as "e2"); most segments have fewer, and the search is skipped.
     if singles >= 3 and _spaced_out(work, j):
