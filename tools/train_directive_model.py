@@ -3,7 +3,7 @@
 Usage: python tools/train_directive_model.py [--check]   (needs numpy; ~30 s)
 
 Data: the labelled lines of ``tests/data/injection_corpus.jsonl`` and the probe sets
-``injection_probes_v2`` to ``v7``. ``injection_probes_v8.jsonl`` is held out: it is never read
+``injection_probes_v2`` to ``v8``. ``injection_probes_v9.jsonl`` is held out: it is never read
 here, so its figures measure lines the model never saw.
 
 Model: L2-regularised logistic regression (full-batch gradient descent, fixed epochs, so the
@@ -42,8 +42,8 @@ from ckn.sanitizer import _COMMON, FAMILIES, _plan_words, normalized_views  # no
 DATA = ROOT / "tests" / "data"
 TRAIN_FILES = ("injection_corpus.jsonl", "injection_probes_v2.jsonl", "injection_probes_v3.jsonl",
                "injection_probes_v4.jsonl", "injection_probes_v5.jsonl", "injection_probes_v6.jsonl",
-               "injection_probes_v7.jsonl")
-HELD_OUT = ("injection_probes_v8.jsonl",)
+               "injection_probes_v7.jsonl", "injection_probes_v8.jsonl")
+HELD_OUT = ("injection_probes_v9.jsonl",)
 L2 = 1e-3
 EPOCHS = 400
 STEP = 5.0
