@@ -4912,6 +4912,15 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
         "|ejecutar|llamar|enviar|borrar|aprobar|ausfuhren|aufrufen|senden|loschen|genehmigen"
         "|executer|appeler|envoyer|supprimer|approuver",
     ),
+    "ai_class_ordered_to_act": (
+        _MODAL_ALL[3:-1],
+        _AI_ACTION[3:-1] + "|ausgeben|ausfuhren|einfugen|ubernehmen|senden|weiterleiten|loschen"
+        "|deaktivieren|anhangen|mergen|kopieren|aufnehmen|auflisten|angeben",
+    ),
+    "ai_reader_ordered": (
+        _MODAL_3P + "|it should|it must|soll es|muss es|soll sie|debe|deberia|qu il|qu elle"
+        "|il doit|elle doit|should|must|soll|muss",
+    ),
     "unrestricted_persona": (
         _FREE_MODE + "|" + _UNBOUND + "|developer|jailbroken|dan|desarrollador|entwicklermodus"
         "|developpeur|no|zero|not|ninguna|keine|keinerlei|aucune|pas|without|sin|ohne|sans|anything"
