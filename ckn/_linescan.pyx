@@ -8,19 +8,22 @@ after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the P
 
 * a segment with any code point >= 128 is always a candidate (the Python normalisation — NFKC,
   invisible characters, Tag decoding, look-alikes — decides it);
-* a plain-ASCII segment is a candidate when one of its words is an anchor word, when it contains
-  a marker pair (``<|``, ``</``, ``![`` …), or when it holds a run of spaced-out single letters.
-  Words are taken as ``_ascii_plan`` takes them: bytes mapped through the same 256-byte table
-  (lower case, leet digits read as letters, punctuation as a break) and split on ASCII
+* a plain-ASCII segment is a candidate when one of its words is an anchor word or it contains
+  a marker pair (``<|``, ``</``, ``![`` …), and the rule's requirements are met. Words are taken
+  as ``_ascii_plan`` takes them: bytes mapped through the same 256-byte table (lower case, leet
+  digits read as letters, punctuation and control characters as a break) and split on ASCII
   whitespace, and once more with in-word punctuation dropped (the kernel always builds both
-  word views; ``_ascii_plan`` builds the second only when it sees a disguise). Anchor words are
-  kept as 64-bit FNV-1a hashes in an open-addressing table, each with the bit set of the rules
-  it anchors; the segment's bit set tells Python which rules to run. A hash collision or the
-  extra view only adds rules.
-* a rule may also *require* word sets and character sets (``sanitizer._REQUIRES`` and
-  ``_REQUIRE_CHARS``): each set is one group bit, set when one of its words (in either word
-  view) or characters occurs; a rule bit survives only when some rule owning it has every group
-  it needs. Group bits are shared modulo 64 when there are more groups, which only keeps rules.
+  word views; ``_ascii_plan`` builds the second only when it sees a disguise). Table words are
+  kept as 64-bit FNV-1a hashes in an open-addressing table (behind an 8 KiB bit filter), each
+  with the bit set of the rules it anchors (128 bits) and of the requirement groups it belongs
+  to; the segment's bit set tells Python which rules to run. A hash collision or the extra view
+  only adds rules.
+* requirements (``sanitizer._needs_of``): word sets, character sets and a set for the first word
+  of a view; each set is one group bit, set when one of its words or characters occurs; a rule
+  bit survives when one of its ways to meet them holds. Group bits are shared modulo 64 when
+  there are more groups, which only keeps rules.
+* a segment with a run of spaced-out single letters is read once more with spaces and
+  punctuation left out, and every table word found in that string counts (``_substring_bits``).
 
 So the pass is conservative: every segment it drops is one that ``scan_line`` rejects without
 running a regex, and the Python rules decide every segment it keeps. The test-suite checks that

@@ -25,11 +25,14 @@ Rules describe meaning-bearing structure — an override verb followed by a clos
 determiners and a reference to prior instructions, a reveal verb aimed at a secret, a role label
 followed by an address to the model — in English, Spanish, German, French, Russian, Chinese and
 Japanese. Benign prose that merely mentions instructions, keys or commands does not have that
-structure. For a plain-ASCII line only the rules whose anchor words (:data:`ANCHORS`, whole
-words) or markers occur in it run, CJK-only rules never run on it, and the de-obfuscated view is
-built only when the line contains leetspeak or in-word punctuation. :func:`sanitize_text` finds
-those lines and their rules in one compiled pass over the text (``ckn._linescan``; the same
-pre-filter in Python when the extension is not built). The test-suite checks that this gives the
+structure. For a plain-ASCII line (or sentence of a long line) only the rules run whose anchor
+words (:data:`ANCHORS`, whole words) or markers occur in it and whose requirements are met (word
+sets ``_REQUIRES`` / ``_REQUIRES_ANY``, characters ``_REQUIRE_CHARS``, a first word
+``_REQUIRE_FIRST``); with spaced-out letters, the words found in it once spaces and punctuation
+are left out count too. The de-obfuscated view is built only when the line contains leetspeak,
+in-word punctuation or spaced letters. :func:`sanitize_text` finds those lines and their rules
+in one compiled pass over the text (``ckn._linescan``; the same pre-filter in Python when the
+extension is not built). The test-suite checks that this gives the
 reference result (``prefilter=False``) except for glued words (``ignoreallprevious``), which
 only the reference path reads.
 
