@@ -158,4 +158,3 @@ def _score(q: Sequence[float], q_zero: bool, q_sq: float, i: int, embedding: Vec
     if len(e) != len(q):
         raise CknValueError(f"{name}: expected length {len(q)} (the query's), got {len(e)}")
     return 0.0 if q_zero or not any(e) else _cosine(q, q_sq, e, ("query", name))
-
