@@ -46,6 +46,7 @@ import re
 import string
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .directive_score import load_model
 
@@ -427,14 +428,17 @@ _E = r"(?![^\W\d_])"  # end of a word (letters may not follow)
 _ATOM = re.compile(r"(?:\\.|[^\\\s])[*+?]?|\s+")
 
 
+@lru_cache(maxsize=None)
 def _alt(phrases: str) -> str:
     """Regex matching any of the ``|``-separated phrases, compiled as a prefix trie.
 
     Spaces inside a phrase become ``_S``; ``\\w*``-style escapes are kept as regex atoms. The
     trie makes a failed match cost a few comparisons per position instead of one per phrase.
+    Phrases are inserted in sorted order, so the regex is the same in every process; the rule
+    table asks for the same lists many times, so results are cached (import time).
     """
     trie: dict = {}
-    for phrase in {p.strip() for p in phrases.split("|") if p.strip()}:
+    for phrase in sorted({p.strip() for p in phrases.split("|") if p.strip()}):
         node = trie
         for atom in _ATOM.findall(phrase):
             if atom.isspace():
