@@ -2555,9 +2555,9 @@ _ACCOUNT = r"(?:account|accounts|iban|cuenta|cuentas|konto|kontos|compte|comptes
 def _gate(substrings: str) -> str:
     """A prefix for a rule none of whose matches can lack one of ``substrings``: the line is
     searched for them once, from its start, and the rule's pattern runs only when one occurs.
-    A line that the compiled pre-filter cannot read by words (spaced-out letters) runs every
-    rule; this keeps such lines cheap. Only for rules without a guard (the match then starts
-    at the line start)."""
+    This keeps the rule cheap on lines the pre-filter lets through for other reasons (spaced-out
+    letters, common anchor words). Only for rules without a guard (the match then starts at the
+    line start)."""
     return rf"^(?=[^\n]*?{_alt(substrings)})[^\n]*?"
 
 
