@@ -72,11 +72,8 @@ def test_no_rule_runs_on_much_ordinary_text(sample):
         f"module docstring): {too_common}")
 
 
-def test_the_model_gate_opens_on_little_ordinary_text(sample, request):
+def test_the_model_gate_opens_on_little_ordinary_text(sample):
     name, lines, (_, model, _) = sample
-    if name == "prose" and _sanitizer._MODEL.trained_on[-1] == "injection_probes_v5.jsonl":
-        # The model trained on corpus + v2-v5 has anchors such as "every", "task" and "summary".
-        request.applymarker(pytest.mark.xfail(strict=True, reason="known limit: common anchors"))
     assert model <= MODEL_SHARE[name] * len(lines), (
         f"the directive model's anchor words open its gate on {model / len(lines):.1%} of "
         f"ordinary {name} lines (limit {MODEL_SHARE[name]:.0%}): choose rarer anchors")
