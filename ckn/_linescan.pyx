@@ -32,6 +32,7 @@ running a regex, and the Python rules decide every segment it keeps. The test-su
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr
 
 from ckn.typedefs cimport index_t
@@ -49,6 +50,7 @@ cdef enum:
     _MIN_SPACED = 4   # letters of a spaced-out run: " [a-z] {1,3}[a-z] {1,3}[a-z] {1,3}[a-z](?![a-z])"
     _MARKER_START = 1  # _Plan.flags: the first character of a marker pair
     _SENTENCE_MARK = 2  # _Plan.flags: ".", "!" or "?"
+    _NOGIL_MIN = 65536  # code points: below this a batch keeps the GIL (a release costs more)
 
 # A candidate's mask has 128 bits (two words, ``lo`` = bits 0-63, ``hi`` = bits 64-127): rule
 # bits 0-125 and two flag bits.
@@ -74,6 +76,7 @@ cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
 ctypedef struct _Plan:
     const uint8_t* table        # 128 bytes: the word table of ``_ascii_plan``
     const uint8_t* dropped      # 128 flags: in-word punctuation left out of the second view
+    const uint8_t* plain        # 128 flags: a word character of both views, in no set or marker
     const uint8_t* flags        # 128 bytes: _MARKER_START, _SENTENCE_MARK
     const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
     const uint64_t* pair_masks  # (lo, hi) pairs
@@ -233,20 +236,24 @@ cdef _Mask _span_mask(
     """Mask of the segment that starts at ``start``: the rule bits of its anchor words and
     markers whose requirements are met, plus ``SPACED_OUT``; or ``NON_ASCII``; or 0. The segment
     ends at ``end`` (no newline inside), or with ``split`` after its first sentence end; its end
-    is written to ``stop``."""
-    cdef index_t i, j = 0, singles = 0
+    is written to ``stop``. ``work``: room for the segment's bytes (used when it may have
+    spaced-out letters)."""
+    cdef index_t i, j, singles = 0
     cdef _Mask mask
     cdef uint64_t groups = 0, first_groups = 0
-    # the two word views: punctuation as a break, and in-word punctuation dropped
+    # the two word views: punctuation as a break, and in-word punctuation dropped; they differ
+    # only from an in-word punctuation mark to the end of its word (``same`` is False then)
     cdef _WordView v1, v2
-    v1.h = v2.h = _FNV_OFFSET
-    v1.length = v2.length = 0
-    v1.first = v2.first = True
-    cdef uint32_t c, prev = 0
+    v1.h = _FNV_OFFSET
+    v1.length = 0
+    v1.first = True
+    v2 = v1
+    cdef bint same = True
+    cdef uint32_t c, c2
     cdef uint8_t t, last1 = 0, pair
-    # the tables in locals: writes to ``work`` could alias the plan, so the compiler would
-    # otherwise reload its fields for every character
+    # the tables in locals: the compiler would otherwise reload the plan's fields
     cdef const uint8_t* table = plan.table
+    cdef const uint8_t* plain = plan.plain
     cdef const uint8_t* dropped = plan.dropped
     cdef const uint8_t* flags = plan.flags
     cdef const uint64_t* char_groups = plan.char_groups
@@ -255,21 +262,32 @@ cdef _Mask _span_mask(
     stop[0] = end
     for i in range(start, end):
         c = d[i]
+        if c < 128 and plain[c]:  # most characters: the current word goes on in both views
+            t = table[c]
+            v1.h = (v1.h ^ t) * _FNV_PRIME
+            v1.length += 1
+            last1 = t
+            if not same:
+                v2.h = (v2.h ^ t) * _FNV_PRIME
+                v2.length += 1
+            continue
         if c >= 128:
             mask.lo = 0
             mask.hi = _NON_ASCII_HI
             if split:
                 stop[0] = _after_sentence_end(d, i, end)
             return mask
-        if flags[prev] & _MARKER_START:
-            pair = plan.pairs[(prev << 7) | c]
-            mask.lo |= plan.pair_masks[2 * pair]
-            mask.hi |= plan.pair_masks[2 * pair + 1]
+        if flags[c] & _MARKER_START and i + 1 < end:
+            c2 = d[i + 1]
+            if c2 < 128:
+                pair = plan.pairs[(c << 7) | c2]
+                mask.lo |= plan.pair_masks[2 * pair]
+                mask.hi |= plan.pair_masks[2 * pair + 1]
         groups |= char_groups[c]
-        prev = c
         t = table[c]
-        work[j] = t
-        j += 1
+        if dropped[c] and same:  # the second view keeps the current word going
+            v2 = v1
+            same = False
         if _is_space(t):
             singles += v1.length == 1 and _is_lower(last1)
             _end_word(plan, &v1, &mask, &groups, &first_groups)
@@ -277,9 +295,10 @@ cdef _Mask _span_mask(
             v1.h = (v1.h ^ t) * _FNV_PRIME
             v1.length += 1
             last1 = t
-        if not dropped[c]:
-            if _is_space(t):
+        if not dropped[c] and not same:
+            if _is_space(t):  # both views are between words again, with the same words ended
                 _end_word(plan, &v2, &mask, &groups, &first_groups)
+                same = True
             else:
                 v2.h = (v2.h ^ t) * _FNV_PRIME
                 v2.length += 1
@@ -287,15 +306,20 @@ cdef _Mask _span_mask(
             stop[0] = i + 1
             break
     _end_word(plan, &v1, &mask, &groups, &first_groups)
-    _end_word(plan, &v2, &mask, &groups, &first_groups)
+    if not same:
+        _end_word(plan, &v2, &mask, &groups, &first_groups)
     # A spaced-out run has at least three single-letter words (the fourth letter may end a word
     # such as "e2"); most segments have fewer, and the search is skipped.
-    if singles >= 3 and _spaced_out(work, j):
-        groups |= _substring_bits(plan, work, j, &mask)
-        mask = _required(plan, mask, groups, groups)
-        if mask.lo or mask.hi:
-            mask.hi |= _SPACED_OUT_HI
-        return mask
+    if singles >= 3:
+        j = stop[0] - start
+        for i in range(j):
+            work[i] = table[d[start + i]]
+        if _spaced_out(work, j):
+            groups |= _substring_bits(plan, work, j, &mask)
+            mask = _required(plan, mask, groups, groups)
+            if mask.lo or mask.hi:
+                mask.hi |= _SPACED_OUT_HI
+            return mask
     return _required(plan, mask, groups, first_groups)
 
 
@@ -395,6 +419,30 @@ cdef index_t linescan_candidates(
     return _candidates(<const uint32_t*>data, n, segment_min, plan, work, out, cap)
 
 
+cdef bint _candidates_many(const void** data, const int* kinds, const index_t* lengths, index_t m,
+                           index_t segment_min, const _Plan* plan, uint8_t* work, index_t** out,
+                           index_t* cap, index_t* counts) noexcept nogil:
+    """``linescan_candidates`` of the ``m`` texts one after another into ``*out`` (``*cap``
+    indices, grown with ``realloc`` as needed); ``counts[i]``: text i's segments. ``work``: room
+    for the longest text. Returns True when memory ran out."""
+    cdef index_t i, count, used = 0
+    cdef index_t* grown
+    for i in range(m):
+        count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
+                                    out[0] + used, (cap[0] - used) // 6)
+        if 6 * count > cap[0] - used:  # grow, then run this text again
+            cap[0] = 2 * cap[0] + 6 * count
+            grown = <index_t*>realloc(out[0], cap[0] * sizeof(index_t))
+            if grown == NULL:
+                return True
+            out[0] = grown
+            count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
+                                        out[0] + used, (cap[0] - used) // 6)
+        counts[i] = count
+        used += 6 * count
+    return False
+
+
 cdef uint64_t _word_hash(bytes word):
     cdef uint64_t h = _FNV_OFFSET
     cdef uint8_t b
@@ -432,7 +480,7 @@ cdef class LineScanner:
     Rule bits are bits 0 to 125 of a 128-bit mask (``SPACED_OUT``, ``NON_ASCII`` above them).
     """
 
-    cdef bytes _table, _dropped, _flags, _pairs, _pair_masks, _slots, _filter, _char_groups, _needs
+    cdef bytes _table, _dropped, _plain, _flags, _pairs, _pair_masks, _slots, _filter, _char_groups, _needs
     cdef _Plan _plan
 
     def __init__(self, dict anchors not None, bytes table not None, bytes dropped not None,
@@ -502,6 +550,9 @@ cdef class LineScanner:
                 raise ValueError(f"character {char!r}: must be one ASCII character")
             per_char[ord(char)] |= bits
         self._char_groups = per_char.tobytes()
+        self._plain = bytes(
+            int(not _is_space(table[c]) and not self._dropped[c] and not self._flags[c]
+                and not per_char[c]) for c in range(128))
         flat = array.array("Q")
         for bit, need, need_first in needs:
             if not 0 <= bit < 126:
@@ -510,6 +561,7 @@ cdef class LineScanner:
         self._needs = flat.tobytes()
         self._plan.table = <const uint8_t*><const char*>self._table
         self._plan.dropped = <const uint8_t*><const char*>self._dropped
+        self._plan.plain = <const uint8_t*><const char*>self._plain
         self._plan.pairs = <const uint8_t*><const char*>self._pairs
         self._plan.flags = <const uint8_t*><const char*>self._flags
         self._plan.pair_masks = <const uint64_t*><const char*>self._pair_masks
@@ -522,6 +574,57 @@ cdef class LineScanner:
         self._plan.char_groups = <const uint64_t*><const char*>self._char_groups
         self._plan.needs = <const uint64_t*><const char*>self._needs
         self._plan.n_needs = len(needs)
+
+    def candidates_many(self, texts, index_t segment_min):
+        """``candidates`` of every text of the sequence ``texts`` in one pass (one GIL release
+        when the texts hold at least ``_NOGIL_MIN`` code points): a list of ``(i, spans)`` for
+        the texts ``texts[i]`` that have candidate segments, in order, ``spans`` as
+        ``candidates`` returns them. O(total length)."""
+        cdef tuple items = tuple(texts)  # holds the strings while the pass reads them
+        cdef index_t m = len(items), i, total = 0, longest = 0, used = 0, cap
+        for i in range(m):
+            if not isinstance(items[i], str):
+                raise TypeError(f"texts[{i}]: expected str, got {type(items[i]).__name__}")
+            total += PyUnicode_GET_LENGTH(items[i])
+            longest = max(longest, PyUnicode_GET_LENGTH(items[i]))
+        cdef const void** data = <const void**>malloc((m + 1) * sizeof(void*))
+        cdef int* kinds = <int*>malloc((m + 1) * sizeof(int))
+        cdef index_t* lengths = <index_t*>malloc((m + 1) * sizeof(index_t))
+        cdef index_t* counts = <index_t*>malloc((m + 1) * sizeof(index_t))
+        cdef uint8_t* w = <uint8_t*>malloc(longest + 1)
+        cap = 6 * (m + 64)
+        cdef index_t* o = <index_t*>malloc(cap * sizeof(index_t))
+        cdef bint failed
+        try:
+            if not (data and kinds and lengths and counts and w and o):
+                raise MemoryError()
+            for i in range(m):
+                data[i] = PyUnicode_DATA(items[i])
+                kinds[i] = PyUnicode_KIND(items[i])
+                lengths[i] = PyUnicode_GET_LENGTH(items[i])
+            if total >= _NOGIL_MIN:
+                with nogil:
+                    failed = _candidates_many(data, kinds, lengths, m, segment_min, &self._plan,
+                                              w, &o, &cap, counts)
+            else:
+                failed = _candidates_many(data, kinds, lengths, m, segment_min, &self._plan, w,
+                                          &o, &cap, counts)
+            if failed:
+                raise MemoryError()
+            result = []
+            used = 0
+            for i in range(m):
+                if counts[i]:
+                    result.append((i, _spans(o + used, counts[i])))
+                    used += 6 * counts[i]
+            return result
+        finally:
+            free(data)
+            free(kinds)
+            free(lengths)
+            free(counts)
+            free(w)
+            free(o)
 
     def candidates(self, str text not None, index_t segment_min):
         """Flat ``[line_start, line_end, start, end, mask, …]`` for the segments of ``text`` that
@@ -540,16 +643,25 @@ cdef class LineScanner:
         cdef index_t cap = 16, count
         cdef bytearray out
         while True:  # room for 16 candidate segments on the stack, else exactly as many as needed
-            with nogil:
+            if n >= _NOGIL_MIN:
+                with nogil:
+                    count = linescan_candidates(data, kind, n, segment_min, &self._plan, w, o, cap)
+            else:
                 count = linescan_candidates(data, kind, n, segment_min, &self._plan, w, o, cap)
             if count <= cap:
                 break
             cap = count
             out = bytearray(6 * cap * sizeof(index_t))
             o = <index_t*><char*>out
-        cdef list result = []
-        cdef index_t k
-        for k in range(count):
-            result += [o[6 * k], o[6 * k + 1], o[6 * k + 2], o[6 * k + 3],
-                       <uint64_t>o[6 * k + 4] | (<object><uint64_t>o[6 * k + 5]) << 64]
-        return result
+        return _spans(o, count)
+
+
+cdef list _spans(const index_t* o, index_t count):
+    """The flat Python list ``[line_start, line_end, start, end, mask, …]`` of ``count``
+    segments written by ``linescan_candidates`` (the two mask words joined into one int)."""
+    cdef list result = []
+    cdef index_t k
+    for k in range(count):
+        result += [o[6 * k], o[6 * k + 1], o[6 * k + 2], o[6 * k + 3],
+                   <uint64_t>o[6 * k + 4] | (<object><uint64_t>o[6 * k + 5]) << 64]
+    return result
