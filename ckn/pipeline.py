@@ -22,7 +22,7 @@ from .minhash import MinHasher, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
 from .pool import _Columns, _parse_columns
 from .receipt import build_receipt
-from .sanitizer import REDACTION_MARKER, Redaction, content_without_markers, sanitize_text
+from .sanitizer import REDACTION_MARKER, Redaction, content_without_markers, sanitize_texts
 from .scanner import scan, text_hashes
 from .similarity import cosine_scores
 
@@ -259,13 +259,16 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     survivors: list[int] = []          # fused positions of the non-empty chunks
     replaced: dict[int, array] = {}    # survivor k -> term hashes of its changed text
     marker = REDACTION_MARKER
+    changed = sanitize_texts(texts)  # only the texts the sanitizer changes or redacts
     for pos, i in enumerate(order):
         raw = texts[i]
-        cleaned = sanitize_text(raw)
-        text = clean_texts[pos] = cleaned.text
-        redacted = cleaned.redactions
-        if redacted:
-            redactions[pos] = redacted
+        cleaned = changed.get(i)
+        if cleaned is None:
+            text = clean_texts[pos] = raw
+            redacted = ()
+        else:
+            text = clean_texts[pos] = cleaned.text
+            redacted = redactions[pos] = cleaned.redactions
         content = content_without_markers(text) if marker in text else text
         if not content or content.isspace():  # == not content.strip()
             status[pos] = "dropped_empty"

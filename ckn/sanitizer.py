@@ -27,8 +27,8 @@ followed by an address to the model — in English, Spanish, German, French, Rus
 Japanese. Benign prose that merely mentions instructions, keys or commands does not have that
 structure. For a plain-ASCII line (or sentence of a long line) only the rules run whose anchor
 words (:data:`ANCHORS`, whole words) or markers occur in it and whose requirements are met (word
-sets ``_REQUIRES`` / ``_REQUIRES_ANY``, characters ``_REQUIRE_CHARS``, a first word
-``_REQUIRE_FIRST``); with spaced-out letters, the words found in it once spaces and punctuation
+sets ``_REQUIRES`` / ``_REQUIRES_ANY``, characters ``_REQUIRE_CHARS``, characters or words
+``_REQUIRE_CHARS_OR_WORDS``, a first word ``_REQUIRE_FIRST``); with spaced-out letters, the words found in it once spaces and punctuation
 are left out count too. The de-obfuscated view is built only when the line contains leetspeak,
 in-word punctuation or spaced letters. :func:`sanitize_text` finds those lines and their rules
 in one compiled pass over the text (``ckn._linescan``; the same pre-filter in Python when the
@@ -64,6 +64,7 @@ __all__ = [
     "normalized_views",
     "rule_matches",
     "sanitize_text",
+    "sanitize_texts",
     "scan_line",
 ]
 
@@ -4846,6 +4847,8 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
         "|directrices|anweisungen|befehle|vorgaben|consignes|ordres|memo|mensaje|nachricht|notiz",
     ),
     "address_to_model_with_order": (_ORDER_WORD,),
+    # a vocative ("if you are an", "note to the", "dear", "hey") or "as an / como / als / en tant"
+    "model_vocative": (_AI_VOCATIVE + "|as|como|als|en",),
     "new_task_assignment": (_POSSESSIVE + "|твою|свою",),
     "override_then_follow_new": (
         _FOLLOW_NEW + "|obey|obeys|follow|listen|sigue|obedece|obedecer|befolge|folge|gehorche|suis"
@@ -4981,6 +4984,20 @@ _REQUIRE_CHARS: dict[str, tuple[str, ...]] = {
     "role_heading": ("#=-*>|", ":"),
     "role_label_addressing_model": (":>])}|",),
     "note_to_ai_readers": (":",),
+    # <|…|>, <<sys>>, <start_of_turn>, [inst]: the anchors (im, inst, turn) are words of prose
+    "chat_template_token": ("<[",),
+    # every branch has a colon before the command or a pipe into a shell
+    "run_command_to_continue": (":|",),
+    # the name is followed by a comma, a colon or a dash (or "—", not ASCII)
+    "address_to_model_with_order": (",:-",),
+}
+# Rules every plain-ASCII match of which contains one of the characters or one of the words
+# (phrase list as for anchors): one more way for the requirements above to be met, for rules
+# whose branches need either punctuation (a path, a pipe, an option) or a word.
+_REQUIRE_CHARS_OR_WORDS: dict[str, tuple[str, str]] = {
+    # paths (/etc, ~/.ssh, id_rsa, $(env), `cat`), options (-d @file, rm -rf), pipes, >&; or
+    # the words of ".ssh", ".aws", ".env" and of "execute (shell) command curl"
+    "exfiltrating_shell_command": ("/_$`-@~|&*", "ssh|aws|env|command|comando|befehl|commande"),
 }
 # Rules whose every match starts the segment (``^`` and then only non-word characters): the
 # first word of the segment must be the first word of one of these phrases.
@@ -5173,7 +5190,7 @@ class _Need(tuple):
 def _needs_of(index: int) -> tuple[_Need, ...] | None:
     """The ways rule ``index``'s requirements can be met (None: it has none): its word sets,
     character sets and first word, plus the word sets of one of its ``_REQUIRES_ANY``
-    alternatives. Requirements hold for every branch of the rule, those added by
+    alternatives, and a character or a word of its ``_REQUIRE_CHARS_OR_WORDS``. Requirements hold for every branch of the rule, those added by
     ``_FOURTH_EXTENSIONS`` included."""
     rule = RULES[index]
     words = tuple(frozenset(w.encode() for w in group) for group in rule.requires)
@@ -5182,10 +5199,15 @@ def _needs_of(index: int) -> tuple[_Need, ...] | None:
     first = (frozenset(w.encode() for w in _first_words(_REQUIRE_FIRST[rule.name]))
              if rule.name in _REQUIRE_FIRST else None)
     alternatives = _REQUIRES_ANY.get(rule.name)
-    if not (words or chars or first or alternatives):
+    either = _REQUIRE_CHARS_OR_WORDS.get(rule.name)
+    if not (words or chars or first or alternatives or either):
         return None
-    return tuple(_Need(words + tuple(_word_set(p) for p in alt), chars, first)
-                 for alt in alternatives or ((),))
+    ways = [(words + tuple(_word_set(p) for p in alt), chars) for alt in alternatives or ((),)]
+    if either:
+        either_chars = frozenset(bytes([c]) for c in either[0].encode("ascii"))
+        ways = [way for w, c in ways
+                for way in ((w, c + (either_chars,)), (w + (_word_set(either[1]),), c))]
+    return tuple(_Need(w, c, first) for w, c in ways)
 
 
 _NEEDS: dict[int, tuple[_Need, ...]] = {
@@ -5398,7 +5420,35 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
         lines = text.split("\n")
         redactions = _sanitize_lines(lines, range(len(lines)), prefilter)
         return SanitizedText("\n".join(lines), redactions)
-    spans = _LINE_SCANNER.candidates(text, SEGMENT_MIN)
+    return _sanitize_candidates(text, _LINE_SCANNER.candidates(text, SEGMENT_MIN))
+
+
+def sanitize_texts(texts) -> dict[int, SanitizedText]:
+    """:func:`sanitize_text` of every string of the sequence ``texts``, for the texts it changes
+    or redacts: ``{i: sanitize_text(texts[i])}`` for those ``i`` only (every other text comes
+    out unchanged with no redactions). The compiled pass reads all texts in one call with the
+    GIL released (``LineScanner.candidates_many``), so a pool costs one C pass plus the rules
+    on its candidate segments. O(total length).
+    """
+    texts = list(texts)
+    if _LINE_SCANNER is None:
+        out = {i: sanitize_text(t) for i, t in enumerate(texts)}
+        return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
+    normalized = {i: t.replace("\r\n", "\n") for i, t in enumerate(texts) if "\r\n" in t}
+    for i, t in normalized.items():
+        texts[i] = t
+    out = {}
+    for i, spans in _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN):
+        result = _sanitize_candidates(texts[i], spans)
+        if result.redactions or result.text is not texts[i]:
+            out[i] = result
+    for i, t in normalized.items():
+        out.setdefault(i, SanitizedText(t, ()))
+    return out
+
+
+def _sanitize_candidates(text: str, spans: list) -> SanitizedText:
+    """The rules on the candidate segments ``spans`` of ``text`` (``LineScanner.candidates``)."""
     if not spans:
         return SanitizedText(text, ())
     pieces: list[tuple[int, int, str]] = []
