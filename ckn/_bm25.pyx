@@ -12,7 +12,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.stdint cimport uint64_t
 
 from ckn.errors import CknMemoryError, CknValueError
-from ckn.typedefs cimport hash_t, index_t
+from ckn.typedefs cimport NOGIL_MIN_WORK, hash_t, index_t
 
 import array as _pyarray
 
@@ -116,7 +116,11 @@ def bm25_csr(const hash_t[::1] values, const index_t[::1] offsets, const hash_t[
     try:
         if keys == NULL or slots == NULL or counts == NULL or doc_freq == NULL or idf == NULL:
             raise CknMemoryError("bm25: out of memory")
-        with nogil:
+        if values.shape[0] * 4 + n_docs * nq >= NOGIL_MIN_WORK:
+            with nogil:
+                _bm25_kernel(vp, off, n_docs, qp, nq, k1, b, keys, slots, bits, counts,
+                             doc_freq, idf, op)
+        else:
             _bm25_kernel(vp, off, n_docs, qp, nq, k1, b, keys, slots, bits, counts,
                          doc_freq, idf, op)
         return out.tolist()

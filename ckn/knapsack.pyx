@@ -26,7 +26,8 @@ from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
 from libc.stdint cimport INT32_MAX, INT64_MAX, SIZE_MAX, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from ckn.typedefs cimport CKN_EINVAL, CKN_ENOMEM, CKN_EOVERFLOW, CKN_OK, index_t, value_t, weight_t
+from ckn.typedefs cimport (CKN_EINVAL, CKN_ENOMEM, CKN_EOVERFLOW, CKN_OK, NOGIL_MIN_WORK, index_t,
+                           value_t, weight_t)
 
 from typing import NamedTuple
 
@@ -1083,15 +1084,19 @@ def _run(weights, values, budget, max_memory, int flags):
     selected = bytearray(n)
     cdef uint8_t[::1] sel = selected
     cdef uint8_t* sp = &sel[0] if n > 0 else NULL
-    with nogil:
-        size = knapsack_workspace_size(wp, n, c_budget, cap)
+    size = knapsack_workspace_size(wp, n, c_budget, cap)  # O(n): keeps the GIL
     if size == SIZE_MAX:
         raise CknMemoryError("knapsack workspace size overflows size_t; the budget is too large")
     cdef void* workspace = PyMem_RawMalloc(size if size > 0 else 1)
     if workspace == NULL:
         raise CknMemoryError(f"cannot allocate {size} bytes of knapsack workspace")
     try:
-        with nogil:
+        # the work is between about n log n and n * budget: small instances keep the GIL
+        if n >= 4096 or <double>n * c_budget >= 1024.0 * NOGIL_MIN_WORK:
+            with nogil:
+                status = _solve_flags(wp, vp, n, c_budget, workspace, size, sp,
+                                      &total_value, &total_weight, flags)
+        else:
             status = _solve_flags(wp, vp, n, c_budget, workspace, size, sp,
                                   &total_value, &total_weight, flags)
     finally:

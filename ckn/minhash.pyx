@@ -1256,8 +1256,7 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     if perms < 1:
         raise CknValueError("signatures: every signature must have at least one slot")
     if n > 0:
-        with nogil:
-            bad = _first_at_least(sig, n * perms, <slot_t>MINHASH_PRIME + 1)
+        bad = _first_at_least(sig, n * perms, <slot_t>MINHASH_PRIME + 1)  # one read: keeps the GIL
         if bad >= 0:
             raise CknValueError(f"signatures[{bad // perms}][{bad % perms}]: slots must be "
                                 f"<= 2**31 - 1, got {sig[bad]}; not a ckn signature")

@@ -7,6 +7,12 @@ ctypedef uint64_t hash_t    # 64-bit term / shingle hash
 ctypedef uint32_t slot_t    # one MinHash signature slot, in [0, 2**31 - 1]
 ctypedef Py_ssize_t index_t # item / chunk index
 
+# Elementary steps (comparisons, multiply-adds, bytes; ~50 us) below which a kernel keeps the GIL:
+# under contention, releasing it and taking it back can cost a whole switch interval (5 ms)
+# of waiting for the other thread, far more than such short work.
+cdef enum:
+    NOGIL_MIN_WORK = 1 << 16
+
 # Status codes returned by fallible C functions: 0 = success, negative = error.
 cdef enum:
     CKN_OK = 0
