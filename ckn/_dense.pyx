@@ -15,6 +15,8 @@ from cpython.object cimport PyObject
 from libc.math cimport isfinite, sqrt
 from libc.stdlib cimport malloc, free, qsort
 
+from ckn.typedefs cimport NOGIL_MIN_WORK
+
 import array as _pyarray
 
 __all__ = ["float64_array", "cosine_scores", "candidate_columns", "rank_positions", "fuse",
@@ -160,7 +162,10 @@ def cosine_scores(query, list embeddings, fallback):
             else:
                 rows[i] = e
                 status[i] = 0
-        with nogil:
+        if n * d >= NOGIL_MIN_WORK:
+            with nogil:
+                _cosine_all(q, d, rows, n, values, status, scratch.data.as_doubles)
+        else:
             _cosine_all(q, d, rows, n, values, status, scratch.data.as_doubles)
         for i in range(n):
             if status[i] == 0:
@@ -215,7 +220,8 @@ def candidate_columns(raw, Py_ssize_t dim):
 
     ``raw`` must be a list of exact dicts, each with an exact non-empty str ``id`` (all
     distinct), an exact int ``tokens`` >= 0, an exact str ``text`` and, when ``dim`` > 0, an
-    optional ``embedding``: ``None`` or a list of ``dim`` finite floats / ints (no bools);
+    optional ``embedding``: ``None``, a list of ``dim`` finite floats / ints (no bools) or a
+    C-contiguous 1-D float64 buffer of ``dim`` finite values (``array('d')``, numpy);
     when ``dim`` == 0 no candidate may carry an embedding. Anything else returns ``None`` and
     the caller runs the full Python validation, which accepts it or raises the exact error.
 
@@ -250,13 +256,18 @@ def candidate_columns(raw, Py_ssize_t dim):
             return None
         pemb = PyDict_GetItem(<object>c, "embedding")
         if pemb != NULL and pemb != Py_None:
-            if dim == 0 or not PyList_CheckExact(pemb):
+            if dim == 0:
                 return None
-            if PyList_GET_SIZE(<object>pemb) != dim:
-                return None
-            row = array.clone(_DOUBLE_TEMPLATE, dim, False)
-            if not _float_row(<object>pemb, row.data.as_doubles, dim):
-                return None
+            if PyList_CheckExact(pemb):
+                if PyList_GET_SIZE(<object>pemb) != dim:
+                    return None
+                row = array.clone(_DOUBLE_TEMPLATE, dim, False)
+                if not _float_row(<object>pemb, row.data.as_doubles, dim):
+                    return None
+            else:  # array('d'), a numpy float64 vector, any C-contiguous 1-D double buffer
+                row = float64_array(<object>pemb)
+                if row is None or Py_SIZE(row) != dim:
+                    return None
             embeddings[k] = row
         ids[k] = <object>pid
         tokens[k] = <object>ptok
@@ -390,6 +401,15 @@ cdef int _cmp_fused(const void* a, const void* b) noexcept nogil:
     return -1 if x.index < y.index else (1 if x.index > y.index else 0)
 
 
+cdef void _sort_fused(_FusedKey* keys, Py_ssize_t n) noexcept:
+    """qsort by ``_cmp_fused``, releasing the GIL for long arrays only."""
+    if 32 * n >= NOGIL_MIN_WORK:
+        with nogil:
+            qsort(keys, n, sizeof(_FusedKey), _cmp_fused)
+    else:
+        qsort(keys, n, sizeof(_FusedKey), _cmp_fused)
+
+
 cdef Py_ssize_t _ABSENT = <Py_ssize_t>((<size_t>-1) >> 1)   # PY_SSIZE_T_MAX: after every rank
 
 
@@ -417,10 +437,13 @@ cdef int _ranks(object scores, Py_ssize_t* ranks) except -1:
             keys[m].score = v
             keys[m].index = i
             m += 1
-        with nogil:
+        if 32 * m >= NOGIL_MIN_WORK:
+            with nogil:
+                qsort(keys, m, sizeof(_ScoreKey), _cmp_score)
+        else:
             qsort(keys, m, sizeof(_ScoreKey), _cmp_score)
-            for i in range(m):
-                ranks[keys[i].index] = i + 1
+        for i in range(m):
+            ranks[keys[i].index] = i + 1
         return 1
     finally:
         free(keys)
@@ -492,8 +515,7 @@ def fuse(bm25, dense, double k, double w_bm25, double w_dense):
             keys[i].rd = rd[i]
             keys[i].index = i
             rrf[i] = score
-        with nogil:
-            qsort(keys, n, sizeof(_FusedKey), _cmp_fused)
+        _sort_fused(keys, n)
         order = [None] * n
         for i in range(n):
             order[i] = keys[i].index
@@ -725,8 +747,7 @@ def fused_order(rrf, bm25_ranks, dense_ranks):
             keys[i].rb = rb[i]
             keys[i].rd = rd[i]
             keys[i].index = i
-        with nogil:
-            qsort(keys, n, sizeof(_FusedKey), _cmp_fused)
+        _sort_fused(keys, n)
         order = [None] * n
         for i in range(n):
             order[i] = keys[i].index

@@ -5434,7 +5434,8 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     if _LINE_SCANNER is None:
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
-    normalized = {i: t.replace("\r\n", "\n") for i, t in enumerate(texts) if "\r\n" in t}
+    normalized = {i: t.replace("\r\n", "\n") for i, t in enumerate(texts)
+                  if "\r" in t and "\r\n" in t}  # one character: a memchr
     for i, t in normalized.items():
         texts[i] = t
     out = {}

@@ -64,7 +64,8 @@ def raw_pools(draw):
     for i in range(n):
         c = {"id": f"c{i}", "tokens": draw(st.integers(0, 50)), "text": draw(st.text(max_size=8))}
         kind = draw(st.sampled_from(["list", "list", "none", "absent", "bad", "short", "long",
-                                     "tuple", "array", "ints"]))
+                                     "tuple", "array", "ints", "array_bad", "array_short",
+                                     "float32", "view"]))
         vec = draw(st.lists(GOOD_NUMBER, min_size=dim, max_size=dim))
         if kind == "list":
             c["embedding"] = vec
@@ -82,6 +83,15 @@ def raw_pools(draw):
         elif kind == "array":
             c["embedding"] = array.array("d", [float(x) for x in vec]) if all(
                 abs(x) < 1e308 for x in vec) else vec
+        elif kind == "array_bad":  # a non-finite value in a double buffer
+            c["embedding"] = array.array("d", [0.5] * dim)
+            c["embedding"][draw(st.integers(0, dim - 1))] = draw(st.sampled_from([math.nan, math.inf]))
+        elif kind == "array_short":
+            c["embedding"] = array.array("d", [0.5] * (dim - 1))
+        elif kind == "float32":  # a buffer, but not of doubles
+            c["embedding"] = array.array("f", [0.25] * dim)
+        elif kind == "view":  # a C-contiguous double buffer that is not an array
+            c["embedding"] = memoryview(array.array("d", [0.5 * k for k in range(dim)]))
         elif kind == "ints":
             c["embedding"] = [draw(st.integers(-3, 3)) for _ in range(dim)]
         mutation = draw(st.integers(0, 30))
