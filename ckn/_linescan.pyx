@@ -20,8 +20,8 @@ after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the P
   only adds rules.
 * requirements (``sanitizer._needs_of``): word sets, character sets and a set for the first word
   of a view; each set is one group bit, set when one of its words or characters occurs; a rule
-  bit survives when one of its ways to meet them holds. Group bits are shared modulo 64 when
-  there are more groups, which only keeps rules.
+  bit survives when one of its ways to meet them holds. Group bits (128) are shared modulo 128
+  when there are more groups, which only keeps rules.
 * a segment with a run of spaced-out single letters is read once more with spaces and
   punctuation left out, and every table word found in that string counts (``_substring_bits``).
 
@@ -80,17 +80,19 @@ ctypedef struct _Plan:
     const uint8_t* flags        # 128 bytes: _MARKER_START, _SENTENCE_MARK
     const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
     const uint64_t* pair_masks  # (lo, hi) pairs
-    const uint64_t* slots       # (hash, rule bits lo, rule bits hi, group bits), never full
+    const uint64_t* slots       # _SLOT words each (_word_bits), never full
     uint64_t slot_mask
     const uint64_t* filter      # _FILTER_WORDS words: a bit per table hash (_maybe_in_table)
     index_t max_len             # longest table word (bytes)
     _Mask substring_mask        # rule bits a substring of a spaced-out segment may set
-    const uint64_t* char_groups  # 128 group masks, one per ASCII character
-    const uint64_t* needs       # (rule bit index, groups anywhere, groups of a first word)
+    const uint64_t* char_groups  # 128 group masks (lo, hi), one per ASCII character
+    const uint64_t* needs       # _NEED words each (_required)
     index_t n_needs
 
 
 cdef enum:
+    _SLOT = 5  # words per slot of the word table
+    _NEED = 5  # words per way to meet a rule's requirements
     _FILTER_WORDS = 1024  # 65,536-bit filter of the table's hashes (8 KiB: stays in L1)
 
 
@@ -100,26 +102,27 @@ cdef inline bint _maybe_in_table(const uint64_t* filter, uint64_t h) noexcept no
     return (filter[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline uint64_t _word_bits(const _Plan* plan, uint64_t h, index_t length,
-                                _Mask* mask) noexcept nogil:
+cdef inline void _word_bits(const _Plan* plan, uint64_t h, index_t length, _Mask* mask,
+                            _Mask* groups) noexcept nogil:
     """OR the rule bits of the word of ``length`` bytes with (unfinished) hash ``h`` into
-    ``mask``; return its group bits (0 when it is not in the table). Slots are (hash, rule bits
-    lo, rule bits hi, group bits) quadruples."""
+    ``mask`` and its group bits into ``groups`` (nothing when it is not in the table). Slots
+    are (hash, rule bits lo, rule bits hi, group bits lo, group bits hi)."""
     if length > plan.max_len:
-        return 0
+        return
     h = _finish(h)
     if not _maybe_in_table(plan.filter, h):
-        return 0
+        return
     cdef const uint64_t* slots = plan.slots
     cdef uint64_t slot_mask = plan.slot_mask
     cdef uint64_t i = h & slot_mask
-    while slots[4 * i] != 0:
-        if slots[4 * i] == h:
-            mask.lo |= slots[4 * i + 1]
-            mask.hi |= slots[4 * i + 2]
-            return slots[4 * i + 3]
+    while slots[_SLOT * i] != 0:
+        if slots[_SLOT * i] == h:
+            mask.lo |= slots[_SLOT * i + 1]
+            mask.hi |= slots[_SLOT * i + 2]
+            groups.lo |= slots[_SLOT * i + 3]
+            groups.hi |= slots[_SLOT * i + 4]
+            return
         i = (i + 1) & slot_mask
-    return 0
 
 
 ctypedef struct _WordView:
@@ -128,38 +131,48 @@ ctypedef struct _WordView:
     bint first          # no word of this view has ended yet
 
 
-cdef inline void _end_word(const _Plan* plan, _WordView* view, _Mask* mask, uint64_t* groups,
-                           uint64_t* first_groups) noexcept nogil:
+cdef inline void _end_word(const _Plan* plan, _WordView* view, _Mask* mask, _Mask* groups,
+                           _Mask* first_groups) noexcept nogil:
     """At a break: look the view's current word up (its rule bits into ``mask``, its group bits
     into ``groups``, and into ``first_groups`` when it is the view's first word) and start the
     next word."""
-    cdef uint64_t g
+    cdef _Mask g
     if view.length:
-        g = _word_bits(plan, view.h, view.length, mask)
-        groups[0] |= g
+        g.lo = 0
+        g.hi = 0
+        _word_bits(plan, view.h, view.length, mask, &g)
+        groups.lo |= g.lo
+        groups.hi |= g.hi
         if view.first:
-            first_groups[0] |= g
+            first_groups.lo |= g.lo
+            first_groups.hi |= g.hi
             view.first = False
         view.h = _FNV_OFFSET
         view.length = 0
 
 
-cdef inline _Mask _required(const _Plan* plan, _Mask mask, uint64_t groups,
-                            uint64_t first_groups) noexcept nogil:
+cdef inline bint _covers(_Mask have, const uint64_t* need) noexcept nogil:
+    """Every bit of the 128-bit ``need`` (lo, hi) is in ``have``."""
+    return have.lo & need[0] == need[0] and have.hi & need[1] == need[1]
+
+
+cdef inline _Mask _required(const _Plan* plan, _Mask mask, _Mask groups,
+                            _Mask first_groups) noexcept nogil:
     """``mask`` without the rule bits none of whose rules has every group it needs (among all
-    words, and among the first word of each word view)."""
+    words, and among the first word of each word view). ``plan.needs`` holds (rule bit,
+    groups lo, groups hi, first-word groups lo, first-word groups hi) per way."""
     cdef _Mask keep
-    cdef uint64_t need, need_first, bit
+    cdef uint64_t bit
+    cdef const uint64_t* need
     cdef index_t k
     keep.lo = 0
     keep.hi = 0
     if not mask.lo and not mask.hi:
         return mask
     for k in range(plan.n_needs):
-        need = plan.needs[3 * k + 1]
-        need_first = plan.needs[3 * k + 2]
-        if groups & need == need and first_groups & need_first == need_first:
-            bit = plan.needs[3 * k]
+        need = plan.needs + _NEED * k
+        if _covers(groups, need + 1) and _covers(first_groups, need + 3):
+            bit = need[0]
             if bit < 64:
                 keep.lo |= 1ULL << bit
             else:
@@ -240,7 +253,8 @@ cdef _Mask _span_mask(
     spaced-out letters)."""
     cdef index_t i, j, singles = 0
     cdef _Mask mask
-    cdef uint64_t groups = 0, first_groups = 0
+    cdef _Mask groups, first_groups
+    groups.lo = groups.hi = first_groups.lo = first_groups.hi = 0
     # the two word views: punctuation as a break, and in-word punctuation dropped; they differ
     # only from an in-word punctuation mark to the end of its word (``same`` is False then)
     cdef _WordView v1, v2
@@ -283,7 +297,8 @@ cdef _Mask _span_mask(
                 pair = plan.pairs[(c << 7) | c2]
                 mask.lo |= plan.pair_masks[2 * pair]
                 mask.hi |= plan.pair_masks[2 * pair + 1]
-        groups |= char_groups[c]
+        groups.lo |= char_groups[2 * c]
+        groups.hi |= char_groups[2 * c + 1]
         t = table[c]
         if dropped[c] and same:  # the second view keeps the current word going
             v2 = v1
@@ -315,7 +330,7 @@ cdef _Mask _span_mask(
         for i in range(j):
             work[i] = table[d[start + i]]
         if _spaced_out(work, j):
-            groups |= _substring_bits(plan, work, j, &mask)
+            _substring_bits(plan, work, j, &mask, &groups)
             mask = _required(plan, mask, groups, groups)
             if mask.lo or mask.hi:
                 mask.hi |= _SPACED_OUT_HI
@@ -323,11 +338,12 @@ cdef _Mask _span_mask(
     return _required(plan, mask, groups, first_groups)
 
 
-cdef uint64_t _substring_bits(const _Plan* plan, uint8_t* work, index_t j,
-                              _Mask* mask) noexcept nogil:
+cdef void _substring_bits(const _Plan* plan, uint8_t* work, index_t j, _Mask* mask,
+                          _Mask* groups) noexcept nogil:
     """For a segment with spaced-out letters (``work``: its ``j`` translated bytes; compacted
     here): OR into ``mask`` the rule bits of every table word that occurs as a substring of its
-    non-space bytes, except the bits outside ``plan.substring_mask``; return their group bits.
+    non-space bytes, except the bits outside ``plan.substring_mask``, and their group bits into
+    ``groups``.
 
     Joining spaced letters, dropping in-word punctuation and reading leetspeak only remove
     characters between letters, so every word of a de-obfuscated view is such a substring: the
@@ -335,7 +351,7 @@ cdef uint64_t _substring_bits(const _Plan* plan, uint8_t* work, index_t j,
     word, so the group bits count as first-word groups too). Cost: about ``j * max_len`` hash
     steps, for the few segments with spaced-out letters."""
     cdef index_t n = 0, a, b, stop
-    cdef uint64_t h, groups = 0
+    cdef uint64_t h
     cdef _Mask found
     found.lo = 0
     found.hi = 0
@@ -348,10 +364,9 @@ cdef uint64_t _substring_bits(const _Plan* plan, uint8_t* work, index_t j,
         stop = min(n, a + plan.max_len)
         for b in range(a, stop):
             h = (h ^ work[b]) * _FNV_PRIME
-            groups |= _word_bits(plan, h, b - a + 1, &found)
+            _word_bits(plan, h, b - a + 1, &found, groups)
     mask.lo |= found.lo & plan.substring_mask.lo
     mask.hi |= found.hi & plan.substring_mask.hi
-    return groups
 
 
 cdef inline index_t _emit(index_t* out, index_t cap, index_t count, index_t start, index_t end,
@@ -465,7 +480,7 @@ cdef class LineScanner:
     markers : dict of str to int
         Two-character ASCII marker -> bit set of its rules.
     word_groups : dict of bytes to int
-        Word -> the group bits of the required word sets it belongs to.
+        Word -> the group bits (128-bit mask) of the required word sets it belongs to.
     char_groups : dict of str to int
         ASCII character -> the group bits of the required character sets it belongs to.
     substring_mask : int
@@ -505,7 +520,7 @@ cdef class LineScanner:
         cdef Py_ssize_t size = 16
         while size < 4 * len(words) + 16:
             size *= 2
-        slots = array.array("Q", bytes(32 * size))
+        slots = array.array("Q", bytes(8 * _SLOT * size))
         filter = array.array("Q", bytes(8 * _FILTER_WORDS))
         cdef uint64_t h, k, bit
         cdef index_t max_len = 0
@@ -517,12 +532,13 @@ cdef class LineScanner:
             filter[bit >> 6] |= (<uint64_t>1) << (bit & 63)
             max_len = max(max_len, len(word))
             k = h & (size - 1)
-            while slots[4 * k] != 0 and slots[4 * k] != h:
+            while slots[_SLOT * k] != 0 and slots[_SLOT * k] != h:
                 k = (k + 1) & (size - 1)
-            slots[4 * k] = h
-            slots[4 * k + 1] |= bits & _LOW64
-            slots[4 * k + 2] |= bits >> 64
-            slots[4 * k + 3] |= groups
+            slots[_SLOT * k] = h
+            slots[_SLOT * k + 1] |= bits & _LOW64
+            slots[_SLOT * k + 2] |= bits >> 64
+            slots[_SLOT * k + 3] |= groups & _LOW64
+            slots[_SLOT * k + 4] |= groups >> 64
         self._slots = slots.tobytes()
         self._filter = filter.tobytes()
         pairs = bytearray(128 * 128)
@@ -544,20 +560,23 @@ cdef class LineScanner:
             flags[mark] |= _SENTENCE_MARK
         self._flags = bytes(flags)
         self._pair_masks = array.array("Q", masks).tobytes()
-        per_char = array.array("Q", bytes(8 * 128))
+        per_char = array.array("Q", bytes(16 * 128))
         for char, bits in char_groups.items():
             if len(char) != 1 or not char.isascii():
                 raise ValueError(f"character {char!r}: must be one ASCII character")
-            per_char[ord(char)] |= bits
+            per_char[2 * ord(char)] |= bits & _LOW64
+            per_char[2 * ord(char) + 1] |= bits >> 64
         self._char_groups = per_char.tobytes()
         self._plain = bytes(
             int(not _is_space(table[c]) and not self._dropped[c] and not self._flags[c]
-                and not per_char[c]) for c in range(128))
+                and not per_char[2 * c] and not per_char[2 * c + 1]) for c in range(128))
         flat = array.array("Q")
         for bit, need, need_first in needs:
             if not 0 <= bit < 126:
                 raise ValueError(f"needs: rule bit index {bit} is not in 0..125")
-            flat.extend((bit, need, need_first))
+            if need >> 128 or need_first >> 128:
+                raise ValueError(f"needs: group bits {need:#x}, {need_first:#x} exceed 128 bits")
+            flat.extend((bit, need & _LOW64, need >> 64, need_first & _LOW64, need_first >> 64))
         self._needs = flat.tobytes()
         self._plan.table = <const uint8_t*><const char*>self._table
         self._plan.dropped = <const uint8_t*><const char*>self._dropped

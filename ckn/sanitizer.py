@@ -5226,14 +5226,14 @@ def _requirements_met(rules: tuple[int, ...], words, raw: bytes, firsts) -> tupl
 
 def _group_bits() -> tuple[dict[bytes, int], dict[str, int], list[tuple[int, int, int]]]:
     """The requirements as the compiled pass takes them: each distinct word set, character set
-    or first-word set is one group bit (modulo 64: a shared bit only keeps more rules); word
+    or first-word set is one group bit (modulo 128: a shared bit only keeps more rules); word
     -> group bits, character -> group bits, and for every rule and every way to meet its
     requirements (rule bit index, group bits it needs among all words, group bits of a first
     word)."""
     index: dict[tuple[str, frozenset], int] = {}
 
     def bit(kind: str, group: frozenset) -> int:
-        return index.setdefault((kind, group), 1 << (len(index) % 64))
+        return index.setdefault((kind, group), 1 << (len(index) % 128))
 
     needs = []
     for i in _ALL_RULES:

@@ -88,7 +88,17 @@ def _assert_compiled_rules_cover_python(text):
     for start, segment in _segment_starts(0, text):
         rules, _ = _sanitizer._ascii_plan(segment)
         mask = masks.get((start, start + len(segment)), 0)
-        assert set(rules) <= set(_sanitizer._rules_of(mask & _sanitizer._RULE_MASK)), segment
+        compiled = set(_sanitizer._rules_of(mask & _sanitizer._RULE_MASK))
+        assert set(rules) <= compiled, segment
+        if _GROUPS_FIT:  # each requirement set has its own group bit: the same rules exactly
+            assert set(rules) == compiled, segment
+
+
+# At most 128 requirement sets: no two share a group bit of the compiled pass.
+_GROUPS_FIT = len({bit for word_bits in _sanitizer._WORD_GROUPS.values() for bit in range(128)
+                   if word_bits >> bit & 1}
+                  | {bit for char_bits in _sanitizer._CHAR_GROUP_BITS.values() for bit in range(128)
+                     if char_bits >> bit & 1}) < 128
 
 
 @settings(max_examples=400)
