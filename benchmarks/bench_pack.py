@@ -8,17 +8,20 @@ prose case, from ``data/prose_sentences.txt``), token counts U(60..400), Gaussia
 parameters (SPEC §2).
 
 * ``latency``: 500 candidates x 768-dim embeddings x 4,000-token budget, the median over
-  rounds of one ``Packer.pack(pool)`` call (wall and thread CPU time), for the random-word pool
-  and for a pool of English technical prose (which selects far more sanitizer rules, since
-  words such as key, system or ignore are anchor words), plus the median time of
-  each stage measured separately: pool validation, term scan, BM25, cosine, fusion, the
-  sanitizer (``ckn.sanitizer.sanitize_text`` of every chunk), MinHash signatures + dedup, the
-  knapsack, so the table shows what dominates. Target (issue 5): median <= 3 ms.
+  rounds of one ``Packer.pack(pool)`` call (wall and thread CPU time), for the random-word pool,
+  the same pool with numpy float64 embeddings (when numpy is installed: what an embedding model
+  hands a service; validated without reading 384,000 Python floats), and a pool of English
+  technical prose (which selects far more sanitizer rules, since words such as key, system or
+  ignore are anchor words), plus the median time of each stage measured separately: pool
+  validation, term scan, BM25, cosine, fusion, the sanitizer (``ckn.sanitizer.sanitize_texts``
+  of all chunks, as ``pack`` calls it), MinHash signatures + dedup, the knapsack, so the table
+  shows what dominates. Target (issue 5): median <= 3 ms.
 * ``memory``: 10,000 candidates x 128,000 tokens (768-dim embeddings; 128-dim with
   ``--quick``), in a fresh subprocess: peak RSS (``ru_maxrss``) before and after one pack,
   and the tracemalloc peak of the pack call in a second subprocess.
-* ``threads``: 8 independent 500 x 768 pools packed by 1 thread, then split over 2 threads
-  (``threading``); throughput ratio (target: >= 1.7x on 2 cores), plus the same for a
+* ``threads``: 8 independent 500 x 768 pools, each packed 4 times (so one measurement takes
+  about half a second), by 1 thread, then split over 2 threads (``threading``); throughput
+  ratio (target: >= 1.7x on 2 cores), for list and for numpy embeddings, plus the same for a
   kernel-only job (``MinHasher.text_signatures`` of 10,000 chunks split in two) to show that
   the kernels release the GIL.
 * ``gil``: a pure-Python counter thread's progress while each kernel runs, relative to its
@@ -60,7 +63,7 @@ from ckn.fusion import fused_order, rank_positions, reciprocal_rank_fusion
 from ckn.knapsack import solve
 from ckn.minhash import MinHasher, dedup
 from ckn.pool import parse_pool
-from ckn.sanitizer import sanitize_text
+from ckn.sanitizer import sanitize_texts
 from ckn.scanner import scan, text_hashes
 from ckn.similarity import cosine_scores
 
@@ -106,23 +109,38 @@ def _median_ms(f, rounds: int) -> tuple[float, float]:
     return statistics.median(walls) * 1e3, statistics.median(cpus) * 1e3
 
 
+def with_numpy_embeddings(pool: dict) -> dict | None:
+    """The pool with every embedding as a numpy float64 array (what an embedding model hands
+    a service), or None without numpy."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return {**pool, "query_embedding": numpy.asarray(pool["query_embedding"]),
+            "candidates": [{**c, "embedding": numpy.asarray(c["embedding"])}
+                           for c in pool["candidates"]]}
+
+
 def bench_latency(rounds: int) -> list[dict]:
     rows = []
-    for prose in (False, True):
-        pool = make_pool(SEED, prose=prose)
+    cases = [("500 x 768 x 4,000", make_pool(SEED)),
+             ("500 x 768 x 4,000, numpy embeddings", with_numpy_embeddings(make_pool(SEED))),
+             ("500 x 768 x 4,000, English prose", make_pool(SEED, prose=True))]
+    for case, pool in cases:
+        if pool is None:
+            continue
         packer = ckn.Packer()
         packer.pack(pool)  # warm up (MinHasher parameters, imports)
         wall, cpu = _median_ms(lambda: packer.pack(pool), rounds)
-        case = "500 x 768 x 4,000" + (", English prose" if prose else "")
         rows.append({"bench": "latency", "case": case, "metric": "median_wall", "value": wall,
                      "unit": "ms", "note": "target <= 3 ms"})
         rows.append({"bench": "latency", "case": case, "metric": "median_cpu",
                      "value": cpu, "unit": "ms", "note": ""})
-        if prose:
+        if "prose" in case:
             texts = [c["text"] for c in pool["candidates"]]
-            wall, cpu = _median_ms(lambda: [sanitize_text(t) for t in texts], rounds)
+            wall, cpu = _median_ms(lambda: sanitize_texts(texts), rounds)
             rows.append({"bench": "latency", "case": case,
-                         "metric": "stage: sanitizer (sanitize_text x 500)", "value": cpu,
+                         "metric": "stage: sanitizer (sanitize_texts of 500)", "value": cpu,
                          "unit": "ms (CPU)", "note": f"wall {wall:.3g} ms"})
     pool = make_pool(SEED)
     case = "500 x 768 x 4,000"
@@ -148,7 +166,7 @@ def bench_latency(rounds: int) -> list[dict]:
         "BM25 (kernel)": lambda: bm25_scores_hashed(th, q),
         "cosine": lambda: cosine_scores(p.query_embedding, [c.embedding for c in p.candidates]),
         "fusion (ranks, RRF, order)": fusion,
-        "sanitizer (sanitize_text x 500)": lambda: [sanitize_text(t) for t in texts],
+        "sanitizer (sanitize_texts of 500)": lambda: sanitize_texts(texts),
         "MinHash signatures": lambda: hasher.term_hash_signatures(th.values, th.offsets, 3),
         "dedup pass": lambda: dedup(sigs, 0.75),
         "knapsack": lambda: solve(weights, values, 4000),
@@ -228,20 +246,31 @@ def _throughput(jobs, threads: int) -> tuple[float, float]:
     return len(jobs) / wall, (time.process_time() - c0) / wall
 
 
+def _pack_jobs(pools: list[dict], repeats: int) -> list:
+    """Each pool packed ``repeats`` times by its own Packer (warmed up), as a list of calls."""
+    packers = [ckn.Packer() for _ in pools]
+    for packer, pool in zip(packers, pools):
+        packer.pack(pool)
+    return [lambda pk=pk, pl=pl: pk.pack(pl) for pk, pl in zip(packers, pools)] * repeats
+
+
 def bench_threads(rounds: int, quick: bool) -> list[dict]:
     n_pools = 4 if quick else 8
     pools = [make_pool(SEED + k) for k in range(n_pools)]
-    packers = [ckn.Packer() for _ in range(n_pools)]
-    for packer, pool in zip(packers, pools):
-        packer.pack(pool)
-    jobs = [lambda pk=pk, pl=pl: pk.pack(pl) for pk, pl in zip(packers, pools)]
+    repeats = 1 if quick else 4  # about 0.5 s per measurement
+    jobs = _pack_jobs(pools, repeats)
+    numpy_pools = [with_numpy_embeddings(pool) for pool in pools]
+    numpy_jobs = None if numpy_pools[0] is None else _pack_jobs(numpy_pools, repeats)
     hasher = MinHasher(64)
     texts = [c["text"] for pool in pools for c in pool["candidates"]]
     texts = (texts * (10_000 // len(texts) + 1))[:10_000]
     kernel_jobs = [lambda part=texts[k::8]: hasher.text_signatures(part) for k in range(8)]
     rows = []
     for name, js in (("pack (independent pools)", jobs),
+                     ("pack (independent pools, numpy embeddings)", numpy_jobs),
                      ("MinHasher.text_signatures (kernel)", kernel_jobs)):
+        if js is None:
+            continue
         ratios, one, two, util = [], [], [], []
         for _ in range(max(3, rounds // 3)):
             t1, _ = _throughput(js, 1)
