@@ -478,7 +478,7 @@ cdef class LineScanner:
     dropped : bytes
         In-word punctuation left out of the second reading.
     markers : dict of str to int
-        Two-character ASCII marker -> bit set of its rules.
+        Two printable ASCII characters (no space) -> bit set of its rules.
     word_groups : dict of bytes to int
         Word -> the group bits (128-bit mask) of the required word sets it belongs to.
     char_groups : dict of str to int
@@ -544,8 +544,8 @@ cdef class LineScanner:
         pairs = bytearray(128 * 128)
         masks = [0, 0]
         for marker, bits in markers.items():
-            if len(marker) != 2 or not marker.isascii():
-                raise ValueError(f"marker {marker!r}: must be two ASCII characters")
+            if len(marker) != 2 or not marker.isascii() or not marker.isprintable() or " " in marker:
+                raise ValueError(f"marker {marker!r}: must be two printable ASCII characters, no space")
             if bits >> 126:
                 raise ValueError(f"marker {marker!r}: rule bits {bits:#x} reach the flag bits")
             masks.extend((bits & _LOW64, bits >> 64))

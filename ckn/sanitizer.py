@@ -28,8 +28,8 @@ Japanese. Benign prose that merely mentions instructions, keys or commands does 
 structure. For a plain-ASCII line (or sentence of a long line) only the rules run whose anchor
 words (:data:`ANCHORS`, whole words) or markers occur in it and whose requirements are met (word
 sets ``_REQUIRES`` / ``_REQUIRES_ANY``, characters ``_REQUIRE_CHARS``, characters or words
-``_REQUIRE_CHARS_OR_WORDS``, a first word ``_REQUIRE_FIRST``); with spaced-out letters, the words found in it once spaces and punctuation
-are left out count too. The de-obfuscated view is built only when the line contains leetspeak,
+``_REQUIRE_CHARS_OR_WORDS``, a first word ``_REQUIRE_FIRST``); with spaced-out letters, the
+words found in it once spaces and punctuation are left out count too. The de-obfuscated view is built only when the line contains leetspeak,
 in-word punctuation or spaced letters. :func:`sanitize_text` finds those lines and their rules
 in one compiled pass over the text (``ckn._linescan``; the same pre-filter in Python when the
 extension is not built). The test-suite checks that this gives the
@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .directive_score import load_model
+from .errors import CknTypeError
 
 __all__ = [
     "ANCHORS",
@@ -5190,8 +5191,8 @@ class _Need(tuple):
 def _needs_of(index: int) -> tuple[_Need, ...] | None:
     """The ways rule ``index``'s requirements can be met (None: it has none): its word sets,
     character sets and first word, plus the word sets of one of its ``_REQUIRES_ANY``
-    alternatives, and a character or a word of its ``_REQUIRE_CHARS_OR_WORDS``. Requirements hold for every branch of the rule, those added by
-    ``_FOURTH_EXTENSIONS`` included."""
+    alternatives, and a character or a word of its ``_REQUIRE_CHARS_OR_WORDS``. Requirements
+    hold for every branch of the rule, those added by ``_FOURTH_EXTENSIONS`` included."""
     rule = RULES[index]
     words = tuple(frozenset(w.encode() for w in group) for group in rule.requires)
     chars = tuple(frozenset(bytes([c]) for c in group.encode("ascii"))
@@ -5415,6 +5416,8 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
     >>> out.redactions
     (Redaction(line=1, family='ignore_prior_instructions', rule='override_prior_instructions'),)
     """
+    if not isinstance(text, str):
+        raise CknTypeError(f"text: expected str, got {type(text).__name__}")
     text = text.replace("\r\n", "\n")
     if not prefilter or _LINE_SCANNER is None:
         lines = text.split("\n")
@@ -5430,7 +5433,12 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     GIL released (``LineScanner.candidates_many``), so a pool costs one C pass plus the rules
     on its candidate segments. O(total length).
     """
+    if texts is None or isinstance(texts, (str, bytes)) or not hasattr(texts, "__iter__"):
+        raise CknTypeError(f"texts: expected a sequence of str, got {type(texts).__name__}")
     texts = list(texts)
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise CknTypeError(f"texts[{i}]: expected str, got {type(text).__name__}")
     if _LINE_SCANNER is None:
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import ckn
 from ckn import sanitizer as _sanitizer
 from ckn.sanitize_eval import evaluate, main
 from ckn.sanitizer import (
@@ -630,3 +631,14 @@ def test_sanitize_texts_reports_each_text_sanitize_text_changes(texts):
         if out.redactions or out.text != text:
             expected[i] = out
     assert _sanitizer.sanitize_texts(texts) == expected
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: sanitize_text(3), "text: expected str, got int"),
+    (lambda: _sanitizer.sanitize_texts("abc"), "texts: expected a sequence of str, got str"),
+    (lambda: _sanitizer.sanitize_texts(5), "texts: expected a sequence of str, got int"),
+    (lambda: _sanitizer.sanitize_texts(["a", None]), r"texts\[1\]: expected str, got NoneType"),
+])
+def test_sanitize_rejects_what_is_not_text(call, message):
+    with pytest.raises(ckn.CknTypeError, match=message):
+        call()
