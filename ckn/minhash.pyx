@@ -436,32 +436,35 @@ cdef int minhash_dedup(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permut
 # ---------------------------------------------------------------------------------------------
 
 cdef void _radix_sort_keys(uint64_t* keys, uint64_t* tmp, Py_ssize_t n) noexcept nogil:
-    # Stable LSD radix sort of keys (value << 32 | row) by value (bits 32..63, value < 2**32):
-    # three passes of 11 bits, so rows stay ascending within equal values.
+    # Stable LSD radix sort of keys (value << 32 | row) by value (bits 32..63, value < 2**32),
+    # so rows stay ascending within equal values: three passes of 11-bit digits, or for fewer
+    # than 2,048 keys four passes of 8 bits (clearing and summing 2,048 counters per pass
+    # would cost more than the keys themselves).
     cdef Py_ssize_t count[2048]
     cdef Py_ssize_t i, total, c
-    cdef int shift, d
+    cdef int bits = 11 if n >= 2048 else 8
+    cdef int shift = 32, d, buckets = 1 << bits
+    cdef uint64_t mask = buckets - 1
     cdef uint64_t* src = keys
     cdef uint64_t* dst = tmp
     cdef uint64_t* swap
-    for shift in range(32, 65, 11):
-        if shift >= 64:
-            break
-        memset(count, 0, sizeof(count))
+    while shift < 64:
+        memset(count, 0, buckets * sizeof(Py_ssize_t))
         for i in range(n):
-            count[(src[i] >> shift) & 2047] += 1
+            count[(src[i] >> shift) & mask] += 1
         total = 0
-        for d in range(2048):
+        for d in range(buckets):
             c = count[d]
             count[d] = total
             total += c
         for i in range(n):
-            d = (src[i] >> shift) & 2047
+            d = (src[i] >> shift) & mask
             dst[count[d]] = src[i]
             count[d] += 1
         swap = src
         src = dst
         dst = swap
+        shift += bits
     if src != keys:
         memcpy(keys, src, n * sizeof(uint64_t))
 

@@ -556,3 +556,14 @@ def test_indexed_dedup_matches_reference_on_a_large_pool_with_near_duplicates():
     for threshold in (0.25, 0.5, 0.75, 1.0):
         _check_dedup(sigs.tolist(), threshold)
         _check_dedup(sigs.tolist(), threshold, sets)
+
+
+def test_indexed_dedup_matches_reference_past_the_wide_radix_digits():
+    # 2,100 rows: the inverted index sorts them with 11-bit digits (8-bit below 2,048 rows);
+    # slot values spread over all 31 bits and repeat, so every digit and tie order matters.
+    rnd = random.Random(2100)
+    values = [rnd.randrange(PRIME) for _ in range(40)]
+    sigs = [[rnd.choice(values) for _ in range(2)] for _ in range(2100)]
+    sigs[7] = sigs[1500] = [PRIME, PRIME]  # empty sets
+    for threshold in (0.5, 1.0):
+        _check_dedup(sigs, threshold)
