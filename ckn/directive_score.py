@@ -48,8 +48,15 @@ _ADDRESS = re.compile(
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
+# Something every match of _ADDRESS contains (a scheme, "www.", "@", "example", or a dot before
+# the letters of a domain ending): the costly substitution is skipped on views without one.
+_ADDRESS_HINT = re.compile(r"http|www\.|@|example|\.[a-z]")
+
+
 def _tokens(view: str) -> list[str]:
-    if "." in view or "@" in view or "example" in view:
+    # (Views with neither ".", "@" nor "example" keep even a bare "http://host": the model was
+    # trained that way.)
+    if ("." in view or "@" in view or "example" in view) and _ADDRESS_HINT.search(view):
         view = _ADDRESS.sub(" url ", view)
     if view.isascii():  # the same runs, found faster
         return [run for run in _ASCII_LETTERS.findall(view) if len(run) > 1]

@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ckn import sanitizer
@@ -98,3 +98,31 @@ def test_model_gate_is_the_same_on_every_path(pieces):
         assert sanitize_text(text) == reference
         mp.setattr(sanitizer, "_LINE_SCANNER", None)
         assert sanitize_text(text) == reference
+
+
+_VIEW_PIECES = st.sampled_from([
+    "send", " ", ".", "..", "@", "http", "https://", "www.", "example", "example.com", "evil.invalid",
+    "a.b", "x@y.z", "exampleinvalid", "3.10", ".io", "-", "_", "ops", "é", "东京", "ру", "\t",
+])
+
+
+@settings(max_examples=400)
+@given(st.lists(_VIEW_PIECES, max_size=25).map("".join))
+@example("mail ops@3.10 now")           # an address whose dot is followed by a digit
+@example("open http://localhost:8080")  # no dot, no "@": never substituted (as trained)
+@example("see exampleinvalid/x.")
+@example("go to www.x and a.io.")
+def test_address_hint_never_changes_the_tokens(view):
+    """``_tokens`` skips the address substitution when ``_ADDRESS_HINT`` finds nothing: such a
+    view has no address in it, so its tokens are those of the substitution (what the model
+    was trained on)."""
+    from ckn import directive_score
+    if directive_score._ADDRESS_HINT.search(view) is None:
+        assert directive_score._ADDRESS.search(view) is None
+    gated = directive_score._tokens(view)
+    saved = directive_score._ADDRESS_HINT
+    try:
+        directive_score._ADDRESS_HINT = directive_score.re.compile("")  # matches every view
+        assert gated == directive_score._tokens(view)
+    finally:
+        directive_score._ADDRESS_HINT = saved
