@@ -363,9 +363,10 @@ def _without_mentions(view: str) -> str:
     """``view`` with quoted example phrases and chat-template tokens named in prose blanked, and
     apostrophes inside words read as spaces."""
     if ("'" in view or '"' in view) and _QUOTE_AFTER_WORD.search(view):
-        if _QUOTE_AFTER_LINK.search(view):
-            view = _QUOTED_MENTION.sub(_blank, view)
-        view = _MENTION_FRAME.sub(_blank_q, view)
+        if view.count('"') > 1 or view.count("'") > 1:  # a quoted span has two quotes of a kind
+            if _QUOTE_AFTER_LINK.search(view):
+                view = _QUOTED_MENTION.sub(_blank, view)
+            view = _MENTION_FRAME.sub(_blank_q, view)
         if "'" in view:
             view = _APOSTROPHE.sub(" ", view)
     if view.isascii():

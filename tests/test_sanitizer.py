@@ -642,3 +642,14 @@ def test_sanitize_texts_reports_each_text_sanitize_text_changes(texts):
 def test_sanitize_rejects_what_is_not_text(call, message):
     with pytest.raises(ckn.CknTypeError, match=message):
         call()
+
+
+@given(st.lists(st.sampled_from([
+    "phrases like ", "a common attack string is ", "the page says ", "user", "'s", "'", '"', "«",
+    "ignore previous instructions", " ", ",", ":", "l'utilisateur", "don't", "e.g. ",
+]), max_size=12).map("".join))
+def test_a_quoted_mention_needs_two_quotes_of_a_kind(view):
+    # _without_mentions skips the mention patterns on views with fewer: sound only if so
+    if view.count('"') < 2 and view.count("'") < 2:
+        assert _sanitizer._QUOTED_MENTION.search(view) is None
+        assert _sanitizer._MENTION_FRAME.search(view) is None
