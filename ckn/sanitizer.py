@@ -4782,11 +4782,18 @@ _GUARDS = {
 }
 
 
+# Words in nearly every English sentence (a subset of _COMMON).
+_FUNCTION_WORDS = frozenset(
+    "the a an of to in on at for and or is are be it this that these those not no do don t s as"
+    " by from with".split()
+)
+
+
 def _second_words(phrases: str) -> str:
     """For every ASCII phrase, a word other than the one ``_anchor_words`` picks (preferring
-    words that are no phrase's anchor, then words not in ``_COMMON``, then the longest; the
-    phrase itself when it has one word), as a phrase list: every line with the phrase has both
-    words."""
+    words not in ``_COMMON``, then words not in ``_FUNCTION_WORDS``, and among those words that
+    are no phrase's anchor, then the longest; the phrase itself when it has one word), as a
+    phrase list: every line with the phrase has both words."""
     seconds = []
     anchors = _anchor_words(phrases)
     for phrase in phrases.split("|"):
@@ -4794,9 +4801,11 @@ def _second_words(phrases: str) -> str:
         if phrase and phrase.isascii():
             (anchor,) = _anchor_words(phrase)
             parts = [w for w in re.findall(r"[a-z0-9]+", phrase.replace(r"\w", "")) if w != anchor]
-            # a word that is no phrase's anchor makes the pair selective
-            parts = [w for w in parts if w not in anchors] or parts
-            rare = [w for w in parts if w not in _COMMON] or parts
+            # an uncommon word makes the pair selective, more so when it is no phrase's anchor;
+            # a function word ("the", "this", "not") would let almost every sentence through
+            rare = ([w for w in parts if w not in _COMMON]
+                    or [w for w in parts if w not in _FUNCTION_WORDS] or parts)
+            rare = [w for w in rare if w not in anchors] or rare
             seconds.append(max(rare, key=len) if rare else phrase)
     return "|".join(seconds)
 
