@@ -4858,6 +4858,8 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
         "|directrices|anweisungen|befehle|vorgaben|consignes|ordres|memo|mensaje|nachricht|notiz",
     ),
     "address_to_model_with_order": (_ORDER_WORD,),
+    # the one plain-ASCII branch: a pretend phrase, then a negation, then a policy noun
+    "pretend_no_rules": (_PRETEND, _NO),
     # a vocative ("if you are an", "note to the", "dear", "hey") or "as an / como / als / en tant"
     "model_vocative": (_AI_VOCATIVE + "|as|como|als|en",),
     "new_task_assignment": (_POSSESSIVE + "|твою|свою",),
@@ -4974,6 +4976,8 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
 # Alternatives, for rules whose branches need different words: the rule runs when every word set
 # of one alternative is met (besides its ``requires``).
 _REQUIRES_ANY: dict[str, tuple[tuple[str, ...], ...]] = {
+    # a possessive before the safeguards (to suspend them), or "you have no …"
+    "suspend_your_safeguards": ((_YOUR + "|ihre|vos|your",), (_HAVE_NO,)),
     "covert_action": (
         (_HIDE_FROM_USER, _second_words(_HIDE_FROM_USER)),
         (_COVERT, _COVERT_ACTION),
