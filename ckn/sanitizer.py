@@ -4860,6 +4860,11 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
     "address_to_model_with_order": (_ORDER_WORD,),
     # the one plain-ASCII branch: a pretend phrase, then a negation, then a policy noun
     "pretend_no_rules": (_PRETEND, _NO),
+    # a German output verb and its separable particle ("Gib … aus", "Lies … vor")
+    "de_separable_reveal": (
+        "gib|gebe|gebt|geben|liste|listet|listen|lies|lest|lesen|zeig|zeige|zeigt|zeigen",
+        "aus|auf|vor|an",
+    ),
     # a vocative ("if you are an", "note to the", "dear", "hey") or "as an / como / als / en tant"
     "model_vocative": (_AI_VOCATIVE + "|as|como|als|en",),
     "new_task_assignment": (_POSSESSIVE + "|твою|свою",),
@@ -5005,6 +5010,8 @@ _REQUIRE_CHARS: dict[str, tuple[str, ...]] = {
     "run_command_to_continue": (":|",),
     # the name is followed by a comma, a colon or a dash (or "—", not ASCII)
     "address_to_model_with_order": (",:-",),
+    # a ruled or bracketed banner: a rule or bracket before "end", another after it
+    "fake_end_then_orders": ("-=*#_~[<|", "-=*#_~]>|"),
 }
 # Rules every plain-ASCII match of which contains one of the characters or one of the words
 # (phrase list as for anchors): one more way for the requirements above to be met, for rules
