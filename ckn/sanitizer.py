@@ -4782,6 +4782,14 @@ _GUARDS = {
 }
 
 
+def _first_words(phrases: str) -> frozenset[str]:
+    """The first word of every ASCII phrase (leet-folded as the pre-filter folds words)."""
+    return frozenset(
+        re.findall(r"[a-z0-9]+", phrase)[0].translate(_LEET)
+        for phrase in (p.strip() for p in phrases.split("|")) if phrase and phrase.isascii()
+    )
+
+
 # Words in nearly every English sentence (a subset of _COMMON).
 _FUNCTION_WORDS = frozenset(
     "the a an of to in on at for and or is are be it this that these those not no do don t s as"
@@ -4865,8 +4873,9 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
         "gib|gebe|gebt|geben|liste|listet|listen|lies|lest|lesen|zeig|zeige|zeigt|zeigen",
         "aus|auf|vor|an",
     ),
-    # a vocative ("if you are an", "note to the", "dear", "hey") or "as an / como / als / en tant"
-    "model_vocative": (_AI_VOCATIVE + "|as|como|als|en",),
+    # the first word of a vocative ("if you are an", "note to the", "dear", "hey": every match
+    # starts with one) or "as an / como / als / en tant"
+    "model_vocative": ("|".join(sorted(_first_words(_AI_VOCATIVE))) + "|as|como|als|en",),
     "new_task_assignment": (_POSSESSIVE + "|твою|свою",),
     "override_then_follow_new": (
         _FOLLOW_NEW + "|obey|obeys|follow|listen|sigue|obedece|obedecer|befolge|folge|gehorche|suis"
@@ -5035,12 +5044,6 @@ _REQUIRE_FIRST: dict[str, str] = {
 }
 
 
-def _first_words(phrases: str) -> frozenset[str]:
-    """The first word of every ASCII phrase (leet-folded as the pre-filter folds words)."""
-    return frozenset(
-        re.findall(r"[a-z0-9]+", phrase)[0].translate(_LEET)
-        for phrase in (p.strip() for p in phrases.split("|")) if phrase and phrase.isascii()
-    )
 RULES: tuple[Rule, ...] = tuple(
     Rule(
         family, name, summary, pattern, examples, _anchor_words(*anchors),
