@@ -4790,6 +4790,12 @@ def _first_words(phrases: str) -> frozenset[str]:
     )
 
 
+def _plain_words(fragment: str) -> str:
+    """The plain-ASCII words of a regex word list ``(?:a|b|c\\w*)`` as a phrase list."""
+    return "|".join(w for w in fragment.removeprefix("(?:").removesuffix(")").split("|")
+                    if w.isascii() and "\\" not in w)
+
+
 # Words in nearly every English sentence (a subset of _COMMON).
 _FUNCTION_WORDS = frozenset(
     "the a an of to in on at for and or is are be it this that these those not no do don t s as"
@@ -4868,6 +4874,17 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
     "address_to_model_with_order": (_ORDER_WORD,),
     # the one plain-ASCII branch: a pretend phrase, then a negation, then a policy noun
     "pretend_no_rules": (_PRETEND, _NO),
+    # "is to be / doit être / debe ser / muss / abzuschalten …" (a lookahead every plain-ASCII
+    # match has; its "by the assistant" may start inside a word, so "by" is no requirement)
+    "passive_order_to_model": (
+        "be|etre|ser|muss|soll|" + "|".join(
+            prefix + "zu" + verb
+            for prefix in ("", "ab", "auf", "aus", "ein", "weg", "zuruck", "frei", "um", "an", "durch", "vor")
+            for verb in ("schalten", "loschen", "deaktivieren", "senden", "uberweisen", "stornieren",
+                         "geben", "fuhren", "setzen", "nehmen", "leiten")),
+    ),
+    # an output verb on the line and the set-up text itself
+    "setup_text_named_by_its_makers": (_plain_words(_SHOW_SETUP), _plain_words(_SETUP_TEXT)),
     # a German output verb and its separable particle ("Gib … aus", "Lies … vor")
     "de_separable_reveal": (
         "gib|gebe|gebt|geben|liste|listet|listen|lies|lest|lesen|zeig|zeige|zeigt|zeigen",
