@@ -5044,8 +5044,13 @@ _REQUIRE_CHARS: dict[str, tuple[str, ...]] = {
 # whose branches need either punctuation (a path, a pipe, an option) or a word.
 _REQUIRE_CHARS_OR_WORDS: dict[str, tuple[str, str]] = {
     # paths (/etc, ~/.ssh, id_rsa, $(env), `cat`), options (-d @file, rm -rf), pipes, >&; or
-    # the words of ".ssh", ".aws", ".env" and of "execute (shell) command curl"
-    "exfiltrating_shell_command": ("/_$`-@~|&*", "ssh|aws|env|command|comando|befehl|commande"),
+    # the words of ".ssh", ".aws", ".env" and of "execute (shell) command curl", also as one
+    # camelCase word ("shellCommand", "runCommand")
+    "exfiltrating_shell_command": ("/_$`-@~|&*", "ssh|aws|env|" + "|".join(
+        prefix + noun
+        for prefix in ("", "shell", "bash", "terminal", "system", "os", "console", "cmd", "execute",
+                       "run", "exec")
+        for noun in ("command", "comando", "befehl", "commande"))),
 }
 # Rules whose every match starts the segment (``^`` and then only non-word characters): the
 # first word of the segment must be the first word of one of these phrases.
