@@ -473,7 +473,11 @@ _COMMON = frozenset(
     " files system key keys new read get set run use call open show give tell send put list"
     " following follow stop pay throw text message value out must should never start input"
     " numbers details original python function without command header root operator before"
-    " search private response binary tell know setting putting".split()
+    " search private response binary tell know setting putting"
+    # frequent English function words and auxiliaries: a phrase's other word is rarer
+    " can will may might would could have has had was were been if then than so but just only"
+    " also into over after up about which who what when where how there their they them we our"
+    " its he she his her".split()
 )
 
 
