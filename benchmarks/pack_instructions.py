@@ -52,14 +52,17 @@ def instructions(pool: str, calls: int) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pools", nargs="*", default=["random", "numpy", "prose"],
-                        choices=["random", "numpy", "prose"])
+    parser.add_argument("pools", nargs="*", metavar="random|numpy|prose",
+                        help="pools to measure (default: all three)")
     parser.add_argument("--calls", type=int, default=3)
     args = parser.parse_args(argv)
+    unknown = sorted(set(args.pools) - {"random", "numpy", "prose"})
+    if unknown:
+        parser.error(f"unknown pool {unknown[0]!r}; choose from random, numpy, prose")
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt install valgrind)", file=sys.stderr)
         return 2
-    for pool in args.pools:
+    for pool in args.pools or ["random", "numpy", "prose"]:
         per_call = (instructions(pool, args.calls) - instructions(pool, 0)) / args.calls
         print(f"{pool}: {per_call / 1e6:.1f} M instructions per pack")
     return 0
