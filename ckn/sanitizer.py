@@ -5142,6 +5142,7 @@ _DISGUISE_HINT = re.compile(
     rb"[-.*|~^+`_0-9@$](?:(?<=[A-Za-z0-9@$][-.*|~^+`_])(?=[A-Za-z0-9@$])"
     rb"|(?<=[A-Za-z][0-9@$])|(?<=[0-9@$])(?=[A-Za-z]))"
 )
+_DISGUISE_HINT_TEXT = re.compile(_DISGUISE_HINT.pattern.decode("ascii"))  # for ASCII str, no encode
 
 
 # Rule bit set of each anchor word and of each marker. The compiled pass keeps a 128-bit mask:
@@ -5542,7 +5543,7 @@ def _sanitize_candidates(text: str, spans: list) -> SanitizedText:
                 gate = bool(bits & _MODEL_BIT)
             else:
                 # the compiled pass has applied the rules' requirements
-                disguised = _DISGUISE_HINT.search(segment.encode("ascii")) is not None
+                disguised = _DISGUISE_HINT_TEXT.search(segment) is not None
                 rules = _rules_of(bits & _RULE_MASK)
                 views = None  # built only when a rule or the model needs them
                 if rules:

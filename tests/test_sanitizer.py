@@ -666,3 +666,9 @@ def test_a_quoted_mention_needs_two_quotes_of_a_kind(view):
 def test_requirements_keep_compound_and_punctuated_commands(line):
     assert scan_line(line) == scan_line(line, prefilter=False)
     assert scan_line(line) is not None
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_the_disguise_hint_reads_text_as_it_reads_bytes(segment):
+    assert ((_sanitizer._DISGUISE_HINT_TEXT.search(segment) is None)
+            == (_sanitizer._DISGUISE_HINT.search(segment.encode("ascii")) is None))
