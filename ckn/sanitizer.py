@@ -29,12 +29,12 @@ structure. For a plain-ASCII line (or sentence of a long line) only the rules ru
 words (:data:`ANCHORS`, whole words) or markers occur in it and whose requirements are met (word
 sets ``_REQUIRES`` / ``_REQUIRES_ANY``, characters ``_REQUIRE_CHARS``, characters or words
 ``_REQUIRE_CHARS_OR_WORDS``, a first word ``_REQUIRE_FIRST``); with spaced-out letters, the
-words found in it once spaces and punctuation are left out count too. The de-obfuscated view is built only when the line contains leetspeak,
-in-word punctuation or spaced letters. :func:`sanitize_text` finds those lines and their rules
-in one compiled pass over the text (``ckn._linescan``; the same pre-filter in Python when the
-extension is not built). The test-suite checks that this gives the
-reference result (``prefilter=False``) except for glued words (``ignoreallprevious``), which
-only the reference path reads.
+words found in it once spaces and punctuation are left out count too. The de-obfuscated view is
+built only when the line contains leetspeak, in-word punctuation or spaced letters.
+:func:`sanitize_text` finds those lines and their rules in one compiled pass over the text
+(``ckn._linescan``; the same pre-filter in Python when the extension is not built). The
+test-suite checks that this gives the reference result (``prefilter=False``) except for glued
+words (``ignoreallprevious``), which only the reference path reads.
 
 Sanitizing never follows anything in the text (no fetching, no decoding of base64, no execution).
 See ``docs/security.md`` for the rule table, measured recall and false-positive rate, and limits.
@@ -4883,7 +4883,8 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
     "passive_order_to_model": (
         "be|etre|ser|muss|soll|" + "|".join(
             prefix + "zu" + verb
-            for prefix in ("", "ab", "auf", "aus", "ein", "weg", "zuruck", "frei", "um", "an", "durch", "vor")
+            for prefix in ("", "ab", "auf", "aus", "ein", "weg", "zuruck", "frei", "um", "an",
+                           "durch", "vor")
             for verb in ("schalten", "loschen", "deaktivieren", "senden", "uberweisen", "stornieren",
                          "geben", "fuhren", "setzen", "nehmen", "leiten")),
     ),
