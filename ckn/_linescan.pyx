@@ -35,7 +35,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr
 
-from ckn.typedefs cimport index_t
+from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
 __all__ = ["LineScanner", "NON_ASCII", "SPACED_OUT"]
 
@@ -50,7 +50,6 @@ cdef enum:
     _MIN_SPACED = 4   # letters of a spaced-out run: " [a-z] {1,3}[a-z] {1,3}[a-z] {1,3}[a-z](?![a-z])"
     _MARKER_START = 1  # _Plan.flags: the first character of a marker pair
     _SENTENCE_MARK = 2  # _Plan.flags: ".", "!" or "?"
-    _NOGIL_MIN = 65536  # code points: below this a batch keeps the GIL (a release costs more)
 
 # A candidate's mask has 128 bits (two words, ``lo`` = bits 0-63, ``hi`` = bits 64-127): rule
 # bits 0-125 and two flag bits.
@@ -596,9 +595,9 @@ cdef class LineScanner:
 
     def candidates_many(self, texts, index_t segment_min):
         """``candidates`` of every text of the sequence ``texts`` in one pass (one GIL release
-        when the texts hold at least ``_NOGIL_MIN`` code points): a list of ``(i, spans)`` for
-        the texts ``texts[i]`` that have candidate segments, in order, ``spans`` as
-        ``candidates`` returns them. O(total length)."""
+        when the texts hold at least ``NOGIL_MIN_WORK`` code points, ``ckn/typedefs.pxd``): a
+        list of ``(i, spans)`` for the texts ``texts[i]`` that have candidate segments, in
+        order, ``spans`` as ``candidates`` returns them. O(total length)."""
         cdef tuple items = tuple(texts)  # holds the strings while the pass reads them
         cdef index_t m = len(items), i, total = 0, longest = 0, used = 0, cap
         for i in range(m):
@@ -621,7 +620,7 @@ cdef class LineScanner:
                 data[i] = PyUnicode_DATA(items[i])
                 kinds[i] = PyUnicode_KIND(items[i])
                 lengths[i] = PyUnicode_GET_LENGTH(items[i])
-            if total >= _NOGIL_MIN:
+            if total >= NOGIL_MIN_WORK:
                 with nogil:
                     failed = _candidates_many(data, kinds, lengths, m, segment_min, &self._plan,
                                               w, &o, &cap, counts)
@@ -662,7 +661,7 @@ cdef class LineScanner:
         cdef index_t cap = 16, count
         cdef bytearray out
         while True:  # room for 16 candidate segments on the stack, else exactly as many as needed
-            if n >= _NOGIL_MIN:
+            if n >= NOGIL_MIN_WORK:
                 with nogil:
                     count = linescan_candidates(data, kind, n, segment_min, &self._plan, w, o, cap)
             else:
