@@ -579,31 +579,45 @@ def gather_hashes(array.array values, array.array offsets, list rows, dict repla
     return out, out_off
 
 
-cdef extern from "Python.h":
-    object _PyDict_NewPresized(Py_ssize_t minused)
-    int PyDict_SetItem(object d, object key, object value) except -1
-    int PyObject_GenericSetDict(object o, object value, void* context) except -1
-
-
 cdef extern from *:
     """
+    #include <structmember.h>
     /* object.__new__(cls) for a class that does not override __new__ */
     static PyObject* ckn_object_new(PyObject* cls, PyObject* args) {
         return PyBaseObject_Type.tp_new((PyTypeObject*)cls, args, NULL);
     }
+    /* The byte offset of a writable object slot (a __slots__ member descriptor), else -1. */
+    static Py_ssize_t ckn_slot_offset(PyObject* descr) {
+        PyMemberDef* m;
+        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+        m = ((PyMemberDescrObject*)descr)->d_member;
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY)) return -1;
+        return m->offset;
+    }
+    /* Store a new reference to v in the slot at offset (what the member descriptor's
+       __set__ does, without the frozen class's __setattr__). */
+    static void ckn_set_slot(PyObject* obj, Py_ssize_t offset, PyObject* v) {
+        PyObject** p = (PyObject**)((char*)obj + offset);
+        Py_INCREF(v);
+        Py_XSETREF(*p, v);
+    }
     """
     object ckn_object_new(object cls, object args)
+    Py_ssize_t ckn_slot_offset(object descr)
+    void ckn_set_slot(object obj, Py_ssize_t offset, object v)
 
 
 def build_chunks(cls, tuple keys, list order, list ids, list bm25, list bm25_ranks, list dense,
                  list dense_ranks, list rrf, list status, list reason, list texts,
                  list redactions, dict duplicate, list tokens, list overlap, list utility,
                  list value):
-    """One ``cls`` instance per fused position, its ``__dict__`` set to the 19 fields in
-    ``keys`` order (``ckn.pipeline.Chunk`` without its frozen ``__init__``). Columns indexed by
-    candidate: ids, bm25, bm25_ranks, dense, dense_ranks, rrf; by fused position: the rest;
-    ``duplicate`` maps a position to ``(duplicate_of, estimate, exact_jaccard)``."""
-    cdef Py_ssize_t n = len(order), pos, i
+    """One ``cls`` instance per fused position, its 19 slots (the fields named by ``keys``, in
+    order) set directly: ``ckn.pipeline.Chunk`` (a frozen, slotted dataclass) without its
+    frozen ``__init__``. Columns indexed by candidate: ids, bm25, bm25_ranks, dense,
+    dense_ranks, rrf; by fused position: the rest; ``duplicate`` maps a position to
+    ``(duplicate_of, estimate, exact_jaccard)``. O(n)."""
+    cdef Py_ssize_t n = len(order), pos, i, f
+    cdef Py_ssize_t off[19]
     if len(keys) != 19:
         raise ValueError("build_chunks: expected 19 keys")
     for col in (ids, bm25, bm25_ranks, dense, dense_ranks, rrf, status, reason, texts,
@@ -612,46 +626,41 @@ def build_chunks(cls, tuple keys, list order, list ids, list bm25, list bm25_ran
             raise ValueError("build_chunks: columns of different lengths")
     if not isinstance(cls, type) or cls.__new__ is not object.__new__:
         raise TypeError("build_chunks: expected a class using object.__new__")
+    for f in range(19):
+        descr = cls.__dict__.get(keys[f])
+        off[f] = -1 if descr is None else ckn_slot_offset(descr)
+        if off[f] < 0:
+            raise TypeError(f"build_chunks: {keys[f]!r} is not a slot of {cls.__name__}")
     cdef tuple no_args = ()
     cdef list out = [None] * n
-    cdef object d, dup, obj
-    cdef object k_id = keys[0], k_index = keys[1], k_fused = keys[2], k_bs = keys[3]
-    cdef object k_br = keys[4], k_ds = keys[5], k_dr = keys[6], k_rrf = keys[7]
-    cdef object k_status = keys[8], k_reason = keys[9], k_text = keys[10], k_red = keys[11]
-    cdef object k_dof = keys[12], k_dest = keys[13], k_djac = keys[14], k_tokens = keys[15]
-    cdef object k_overlap = keys[16], k_util = keys[17], k_value = keys[18]
+    cdef object obj, dup
     for pos in range(n):
         i = order[pos]
         if not (0 <= i < n):
             raise IndexError("build_chunks: order out of range")
-        d = _PyDict_NewPresized(19)
-        PyDict_SetItem(d, k_id, ids[i])
-        PyDict_SetItem(d, k_index, i)
-        PyDict_SetItem(d, k_fused, pos + 1)
-        PyDict_SetItem(d, k_bs, bm25[i])
-        PyDict_SetItem(d, k_br, bm25_ranks[i])
-        PyDict_SetItem(d, k_ds, dense[i])
-        PyDict_SetItem(d, k_dr, dense_ranks[i])
-        PyDict_SetItem(d, k_rrf, rrf[i])
-        PyDict_SetItem(d, k_status, status[pos])
-        PyDict_SetItem(d, k_reason, reason[pos])
-        PyDict_SetItem(d, k_text, texts[pos])
-        PyDict_SetItem(d, k_red, redactions[pos])
+        obj = ckn_object_new(cls, no_args)                   # object.__new__(cls): empty slots
+        ckn_set_slot(obj, off[0], ids[i])
+        ckn_set_slot(obj, off[1], i)
+        ckn_set_slot(obj, off[2], pos + 1)
+        ckn_set_slot(obj, off[3], bm25[i])
+        ckn_set_slot(obj, off[4], bm25_ranks[i])
+        ckn_set_slot(obj, off[5], dense[i])
+        ckn_set_slot(obj, off[6], dense_ranks[i])
+        ckn_set_slot(obj, off[7], rrf[i])
+        ckn_set_slot(obj, off[8], status[pos])
+        ckn_set_slot(obj, off[9], reason[pos])
+        ckn_set_slot(obj, off[10], texts[pos])
+        ckn_set_slot(obj, off[11], redactions[pos])
         dup = duplicate.get(pos) if duplicate else None
         if dup is None:
-            PyDict_SetItem(d, k_dof, None)
-            PyDict_SetItem(d, k_dest, None)
-            PyDict_SetItem(d, k_djac, None)
-        else:
-            PyDict_SetItem(d, k_dof, dup[0])
-            PyDict_SetItem(d, k_dest, dup[1])
-            PyDict_SetItem(d, k_djac, dup[2])
-        PyDict_SetItem(d, k_tokens, tokens[pos])
-        PyDict_SetItem(d, k_overlap, overlap[pos])
-        PyDict_SetItem(d, k_util, utility[pos])
-        PyDict_SetItem(d, k_value, value[pos])
-        obj = ckn_object_new(cls, no_args)                   # object.__new__(cls)
-        PyObject_GenericSetDict(obj, d, NULL)                # object.__setattr__(obj, "__dict__", d)
+            dup = (None, None, None)
+        ckn_set_slot(obj, off[12], dup[0])
+        ckn_set_slot(obj, off[13], dup[1])
+        ckn_set_slot(obj, off[14], dup[2])
+        ckn_set_slot(obj, off[15], tokens[pos])
+        ckn_set_slot(obj, off[16], overlap[pos])
+        ckn_set_slot(obj, off[17], utility[pos])
+        ckn_set_slot(obj, off[18], value[pos])
         out[pos] = obj
     return tuple(out)
 

@@ -31,7 +31,7 @@ __all__ = ["Chunk", "RankResult", "SanitizeResult", "PackResult", "Packer", "ran
 TokenCounter = Callable[[str], int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Chunk:
     """Everything ckn decided about one candidate. Later-stage fields are None until reached.
 

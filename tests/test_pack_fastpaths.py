@@ -6,7 +6,9 @@ the Python code's. These tests run both and compare.
 """
 
 import array
+import dataclasses
 import math
+import pickle
 
 import pytest
 from hypothesis import given, settings
@@ -277,12 +279,21 @@ def test_build_chunks_equals_the_dataclass_constructor():
                   "b", 0.8, 0.75, 4, None, None, None))
     assert got == want and repr(got) == repr(want)
     for g, w in zip(got, want):
-        assert list(vars(g)) == list(vars(w)) == list(_CHUNK_KEYS)
+        assert [getattr(g, k) for k in _CHUNK_KEYS] == [getattr(w, k) for k in _CHUNK_KEYS]
+        assert not hasattr(g, "__dict__") and pickle.loads(pickle.dumps(g)) == w
         assert hash(g.id) == hash(w.id)
         with pytest.raises(AttributeError):
             g.status = "x"
     with pytest.raises(ValueError):
         _dense.build_chunks(Chunk, _CHUNK_KEYS, [0], [], [], [], [], [], [], [], [], [], [], {},
+                            [], [], [], [])
+
+    @dataclasses.dataclass(frozen=True)
+    class NoSlots:  # a field without a slot would be written out of bounds
+        id: str
+
+    with pytest.raises(TypeError, match="not a slot"):
+        _dense.build_chunks(NoSlots, ("id",) * 19, [], [], [], [], [], [], [], [], [], [], [], {},
                             [], [], [], [])
 
 
