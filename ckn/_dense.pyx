@@ -11,6 +11,7 @@ GIL released.
 """
 
 from cpython cimport array
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.object cimport PyObject
 from libc.math cimport isfinite, sqrt
 from libc.stdlib cimport malloc, free, qsort
@@ -215,6 +216,48 @@ cdef int _float_row(object x, double* row, Py_ssize_t d) except -1:
     return 1
 
 
+cdef extern from *:
+    """
+    /* A float64 format string in native byte order ("d", "@d", "=d", or "<d" / ">d" as the
+       machine's order is). */
+    static int ckn_is_native_double_format(const char* f) {
+        if (f == NULL) return 0;
+        if (f[0] == '@' || f[0] == '=' || f[0] == (PY_LITTLE_ENDIAN ? '<' : '>')) f++;
+        return f[0] == 'd' && f[1] == 0;
+    }
+    """
+    bint ckn_is_native_double_format(const char* f)
+
+
+cdef int _double_buffer(object x, Py_buffer* view, Py_ssize_t d) except -1:
+    """Acquire ``x``'s buffer into ``view`` if it is a C-contiguous 1-D native float64 buffer of
+    ``d`` values: 1 (the caller releases it), else 0 with nothing held."""
+    try:
+        PyObject_GetBuffer(x, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    except (TypeError, ValueError, BufferError):
+        return 0
+    if (view.ndim == 1 and view.itemsize == 8 and view.shape[0] == d
+            and ckn_is_native_double_format(view.format)):
+        return 1
+    PyBuffer_Release(view)
+    return 0
+
+
+cdef bint _copy_finite_rows(Py_buffer* views, double** rows, Py_ssize_t m, Py_ssize_t d) noexcept nogil:
+    """Copy each buffer's d doubles into its row; False if any value is not finite."""
+    cdef Py_ssize_t k, i
+    cdef const double* src
+    cdef double* dst
+    cdef bint finite = True
+    for k in range(m):
+        src = <const double*>views[k].buf
+        dst = rows[k]
+        for i in range(d):
+            finite &= isfinite(src[i]) != 0
+            dst[i] = src[i]
+    return finite
+
+
 def candidate_columns(raw, Py_ssize_t dim):
     """The common case of SPEC §3 candidate validation in one pass, or ``None``.
 
@@ -225,12 +268,15 @@ def candidate_columns(raw, Py_ssize_t dim):
     when ``dim`` == 0 no candidate may carry an embedding. Anything else returns ``None`` and
     the caller runs the full Python validation, which accepts it or raises the exact error.
 
+    Float lists are read while holding the GIL (each value is a Python object); float64
+    buffers are held open, then checked and copied in one pass with the GIL released.
+
     Returns ``(ids, tokens, texts, embeddings)``: four lists, ``embeddings[k]`` a new
     ``array('d')`` or ``None``.
     """
     if type(raw) is not list:
         return None
-    cdef Py_ssize_t n = PyList_GET_SIZE(raw), k
+    cdef Py_ssize_t n = PyList_GET_SIZE(raw), k, held = 0
     cdef list ids = [None] * n, tokens = [None] * n, texts = [None] * n
     cdef list embeddings = [None] * n
     cdef array.array row
@@ -239,42 +285,63 @@ def candidate_columns(raw, Py_ssize_t dim):
     cdef PyObject* ptok
     cdef PyObject* ptext
     cdef PyObject* pemb
-    for k in range(n):
-        c = PyList_GET_ITEM(raw, k)
-        if not PyDict_CheckExact(c):
-            return None
-        pid = PyDict_GetItem(<object>c, "id")
-        ptok = PyDict_GetItem(<object>c, "tokens")
-        ptext = PyDict_GetItem(<object>c, "text")
-        if pid == NULL or ptok == NULL or ptext == NULL:
-            return None
-        if not PyUnicode_CheckExact(pid) or PyUnicode_GET_LENGTH(pid) == 0:
-            return None
-        if not PyLong_CheckExact(ptok) or <object>ptok < 0:
-            return None
-        if not PyUnicode_CheckExact(ptext):
-            return None
-        pemb = PyDict_GetItem(<object>c, "embedding")
-        if pemb != NULL and pemb != Py_None:
-            if dim == 0:
+    cdef bint finite
+    # Buffers held open until the copy pass (at most one per candidate) and their rows.
+    cdef Py_buffer* views = <Py_buffer*>malloc((n if n > 0 else 1) * sizeof(Py_buffer))
+    cdef double** rows = <double**>malloc((n if n > 0 else 1) * sizeof(double*))
+    try:
+        if views == NULL or rows == NULL:
+            raise MemoryError()
+        for k in range(n):
+            c = PyList_GET_ITEM(raw, k)
+            if not PyDict_CheckExact(c):
                 return None
-            if PyList_CheckExact(pemb):
-                if PyList_GET_SIZE(<object>pemb) != dim:
+            pid = PyDict_GetItem(<object>c, "id")
+            ptok = PyDict_GetItem(<object>c, "tokens")
+            ptext = PyDict_GetItem(<object>c, "text")
+            if pid == NULL or ptok == NULL or ptext == NULL:
+                return None
+            if not PyUnicode_CheckExact(pid) or PyUnicode_GET_LENGTH(pid) == 0:
+                return None
+            if not PyLong_CheckExact(ptok) or <object>ptok < 0:
+                return None
+            if not PyUnicode_CheckExact(ptext):
+                return None
+            pemb = PyDict_GetItem(<object>c, "embedding")
+            if pemb != NULL and pemb != Py_None:
+                if dim == 0:
                     return None
-                row = array.clone(_DOUBLE_TEMPLATE, dim, False)
-                if not _float_row(<object>pemb, row.data.as_doubles, dim):
-                    return None
-            else:  # array('d'), a numpy float64 vector, any C-contiguous 1-D double buffer
-                row = float64_array(<object>pemb)
-                if row is None or Py_SIZE(row) != dim:
-                    return None
-            embeddings[k] = row
-        ids[k] = <object>pid
-        tokens[k] = <object>ptok
-        texts[k] = <object>ptext
-    if len(set(ids)) != n:
-        return None
-    return ids, tokens, texts, embeddings
+                if PyList_CheckExact(pemb):
+                    if PyList_GET_SIZE(<object>pemb) != dim:
+                        return None
+                    row = array.clone(_DOUBLE_TEMPLATE, dim, False)
+                    if not _float_row(<object>pemb, row.data.as_doubles, dim):
+                        return None
+                elif _double_buffer(<object>pemb, &views[held], dim):
+                    row = array.clone(_DOUBLE_TEMPLATE, dim, False)
+                    rows[held] = row.data.as_doubles
+                    held += 1
+                else:  # any other C-contiguous 1-D double buffer (e.g. a struct format)
+                    row = float64_array(<object>pemb)
+                    if row is None or Py_SIZE(row) != dim:
+                        return None
+                embeddings[k] = row
+            ids[k] = <object>pid
+            tokens[k] = <object>ptok
+            texts[k] = <object>ptext
+        if held * dim >= NOGIL_MIN_WORK:
+            with nogil:
+                finite = _copy_finite_rows(views, rows, held, dim)
+        else:
+            finite = _copy_finite_rows(views, rows, held, dim)
+        if not finite or len(set(ids)) != n:
+            return None
+        return ids, tokens, texts, embeddings
+    finally:
+        for k in range(held):
+            PyBuffer_Release(&views[k])
+        free(views)
+        free(rows)
 
 
 cdef void _cosine_sums(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,

@@ -63,6 +63,14 @@ def _vector(path: str, x) -> array:
             return out
     if isinstance(x, (str, bytes, bytearray, Mapping)) or not hasattr(x, "__len__"):
         raise InputTypeError(path, f"expected an array of numbers, got {_json_type(x)}")
+    try:
+        ndim = memoryview(x).ndim
+    except TypeError:  # not a buffer
+        ndim = 1
+    except (ValueError, BufferError) as exc:  # e.g. a released memoryview
+        raise InputTypeError(path, f"expected an array of numbers, got an unreadable buffer ({exc})") from None
+    if ndim != 1:
+        raise InputTypeError(path, f"expected a 1-D array of numbers, got a {ndim}-D buffer")
     if isinstance(x, (list, tuple)) and bool in set(map(type, x)):  # JSON booleans are not numbers
         i = next(i for i, e in enumerate(x) if isinstance(e, bool))
         raise InputTypeError(f"{path}[{i}]", f"expected a number, got {_json_type(x[i])}")

@@ -6,6 +6,7 @@ the Python code's. These tests run both and compare.
 """
 
 import array
+import ctypes
 import dataclasses
 import math
 import pickle
@@ -67,7 +68,8 @@ def raw_pools(draw):
         c = {"id": f"c{i}", "tokens": draw(st.integers(0, 50)), "text": draw(st.text(max_size=8))}
         kind = draw(st.sampled_from(["list", "list", "none", "absent", "bad", "short", "long",
                                      "tuple", "array", "ints", "array_bad", "array_short",
-                                     "float32", "view"]))
+                                     "float32", "view", "ctypes", "ctypes_be", "strided",
+                                     "matrix"]))
         vec = draw(st.lists(GOOD_NUMBER, min_size=dim, max_size=dim))
         if kind == "list":
             c["embedding"] = vec
@@ -94,6 +96,15 @@ def raw_pools(draw):
             c["embedding"] = array.array("f", [0.25] * dim)
         elif kind == "view":  # a C-contiguous double buffer that is not an array
             c["embedding"] = memoryview(array.array("d", [0.5 * k for k in range(dim)]))
+        elif kind in ("ctypes", "ctypes_be"):  # formats "<d" / ">d", maybe a non-finite value
+            double = ctypes.c_double if kind == "ctypes" else ctypes.c_double.__ctype_be__
+            c["embedding"] = (double * dim)(*[0.25 * k for k in range(dim)])
+            if draw(st.booleans()):
+                c["embedding"][draw(st.integers(0, dim - 1))] = draw(st.sampled_from([math.nan, -math.inf]))
+        elif kind == "strided":  # not C-contiguous
+            c["embedding"] = memoryview(array.array("d", [0.5] * (2 * dim)))[::2]
+        elif kind == "matrix":  # 2-D, one row
+            c["embedding"] = memoryview(array.array("d", [0.5] * dim)).cast("B").cast("d", [1, dim])
         elif kind == "ints":
             c["embedding"] = [draw(st.integers(-3, 3)) for _ in range(dim)]
         mutation = draw(st.integers(0, 30))
@@ -170,6 +181,36 @@ def test_fast_columns_hold_exactly_the_floats():
                      ([{"id": "a", "tokens": 0, "text": "", "embedding": [1.0]}], 0),
                      ([{"id": "a", "tokens": 0, "text": "", "embedding": (1.0,)}], 1)]:
         assert _dense.candidate_columns(raw, dim) is None
+
+
+def test_double_buffers_are_copied_exactly_above_the_nogil_threshold():
+    # 70 x 1,024 values: the buffers are checked and copied in one pass without the GIL.
+    dim = 1024
+    rows = [[(k * dim + i) * 0.125 - 3.0 for i in range(dim)] for k in range(70)]
+    raw = [{"id": f"c{k}", "tokens": k, "text": "t",
+            "embedding": array.array("d", r) if k % 2 else (ctypes.c_double * dim)(*r)}
+           for k, r in enumerate(rows)]
+    got = _dense.candidate_columns(raw, dim)
+    assert [e.tolist() for e in got[3]] == rows
+    raw[69]["embedding"][dim - 1] = math.nan   # the very last value
+    assert _dense.candidate_columns(raw, dim) is None
+    pool = {"query": "q", "query_embedding": [1.0] * dim, "token_budget": 5, "candidates": raw}
+    assert outcome(columns, pool) == (
+        InputError, f"candidates[69].embedding[{dim - 1}]: expected a finite number, got nan")
+
+
+def test_unusable_buffers_are_input_errors():
+    released = memoryview(array.array("d", [1.0, 2.0]))
+    released.release()
+    matrix = memoryview(array.array("d", [1.0, 2.0])).cast("B").cast("d", [1, 2])
+    for emb, message in [
+            (released, "candidates[0].embedding: expected an array of numbers, got an unreadable "
+                       "buffer (operation forbidden on released memoryview object)"),
+            (matrix, "candidates[0].embedding: expected a 1-D array of numbers, got a 2-D buffer")]:
+        pool = {"query": "q", "query_embedding": [1.0, 0.0], "token_budget": 5,
+                "candidates": [{"id": "a", "tokens": 1, "text": "x", "embedding": emb}]}
+        assert outcome(columns, pool) == without_dense(pool_module, columns, pool) == (
+            InputTypeError, message)
 
 
 # --- cosine over the pool's validated arrays ---------------------------------------------------
