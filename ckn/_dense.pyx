@@ -77,22 +77,16 @@ def float64_array(x):
     return out if _float_row(x, out.data.as_doubles, n) else None
 
 
-cdef int _view(object x, double** ptr, Py_ssize_t* n, list keep) except -1:
+cdef int _view(object x, Py_buffer* view, double** ptr, Py_ssize_t* n, list keep) except -1:
     """Point *ptr at x's doubles: a list of exact floats is copied into a new array kept alive
-    by ``keep``; a C-contiguous 1-D float64 buffer is read in place. Returns 1, or 0 when x
+    by ``keep``; a C-contiguous 1-D native float64 buffer (``array('d')``, numpy) is read in
+    place, held open in ``view`` (so it cannot be resized or freed while a kernel reads it
+    without the GIL; the caller releases it when ``view.obj`` is set). Returns 1, or 0 when x
     needs the Python path."""
     cdef Py_ssize_t m, i
     cdef array.array arr
-    cdef const double[::1] mv
     cdef PyObject* e
-    if type(x) is array.array and (<array.array>x).ob_descr.typecode == b"d":
-        # Read in place. The memoryview in ``keep`` holds a buffer export, so the array cannot
-        # be resized (its data moved) while a kernel reads it without the GIL.
-        arr = <array.array>x
-        keep.append(PyMemoryView_FromObject(arr))
-        n[0] = Py_SIZE(arr)
-        ptr[0] = arr.data.as_doubles if n[0] > 0 else NULL
-        return 1
+    ckn_buffer_clear(view)
     if type(x) is list:
         m = PyList_GET_SIZE(x)
         arr = array.clone(_DOUBLE_TEMPLATE, m, False)
@@ -107,13 +101,10 @@ cdef int _view(object x, double** ptr, Py_ssize_t* n, list keep) except -1:
         return 1
     if isinstance(x, (str, bytes, bytearray, tuple)):
         return 0
-    try:
-        mv = x
-    except (TypeError, ValueError, BufferError):
+    if not _double_buffer(x, view, -1, False):
         return 0
-    keep.append(mv)
-    n[0] = mv.shape[0]
-    ptr[0] = <double*>&mv[0] if mv.shape[0] > 0 else NULL
+    n[0] = view.shape[0]
+    ptr[0] = <double*>view.buf if n[0] > 0 else NULL
     return 1
 
 
@@ -139,26 +130,30 @@ def cosine_scores(query, list embeddings, fallback):
     errors); it is used for embeddings that are not float lists/buffers, have the wrong length,
     or need rescaling."""
     cdef list keep = []
+    cdef Py_buffer qview
     cdef double* q
     cdef double* e
     cdef Py_ssize_t d, m, i, n = len(embeddings)
-    if not _view(query, &q, &d, keep):
+    if not _view(query, &qview, &q, &d, keep):
         return None
     # Point at every row first (holding the GIL), then one nogil pass over all of them.
     cdef const double** rows = <const double**>malloc((n if n > 0 else 1) * sizeof(double*))
     cdef double* values = <double*>malloc((n if n > 0 else 1) * sizeof(double))
     cdef unsigned char* status = <unsigned char*>malloc(n if n > 0 else 1)
+    cdef Py_buffer* views = <Py_buffer*>malloc((n if n > 0 else 1) * sizeof(Py_buffer))
+    cdef Py_ssize_t opened = 0           # views[:opened] are initialised (obj NULL or held)
     cdef array.array scratch = array.clone(_DOUBLE_TEMPLATE, 3 * n + 1, False)
-    cdef list ekeep = []
     cdef list scores = [None] * n
     try:
-        if rows == NULL or values == NULL or status == NULL:
+        if rows == NULL or values == NULL or status == NULL or views == NULL:
             raise MemoryError()
         for i in range(n):
             emb = embeddings[i]
+            ckn_buffer_clear(&views[i])
+            opened = i + 1
             if emb is None:
                 status[i] = 2                   # None stays None
-            elif not _view(emb, &e, &m, ekeep) or m != d:
+            elif not _view(emb, &views[i], &e, &m, keep) or m != d:
                 status[i] = 1                   # the Python path (and its errors)
             else:
                 rows[i] = e
@@ -175,6 +170,10 @@ def cosine_scores(query, list embeddings, fallback):
                 scores[i] = fallback(i, embeddings[i])
         return scores
     finally:
+        ckn_buffer_release(&qview)
+        for i in range(opened):
+            ckn_buffer_release(&views[i])
+        free(views)
         free(rows)
         free(values)
         free(status)
@@ -218,26 +217,34 @@ cdef int _float_row(object x, double* row, Py_ssize_t d) except -1:
 
 cdef extern from *:
     """
-    /* A float64 format string in native byte order ("d", "@d", "=d", or "<d" / ">d" as the
-       machine's order is). */
-    static int ckn_is_native_double_format(const char* f) {
+    /* A float64 format string in native byte order: "d" or "@d", and with ``explicit_order``
+       also "=d" and "<d" / ">d" as the machine's order is. */
+    static int ckn_is_native_double_format(const char* f, int explicit_order) {
         if (f == NULL) return 0;
-        if (f[0] == '@' || f[0] == '=' || f[0] == (PY_LITTLE_ENDIAN ? '<' : '>')) f++;
+        if (f[0] == '@' || (explicit_order && (f[0] == '=' || f[0] == (PY_LITTLE_ENDIAN ? '<' : '>')))) f++;
         return f[0] == 'd' && f[1] == 0;
     }
+    static void ckn_buffer_clear(Py_buffer* view) { view->obj = NULL; }
+    /* Release the buffer if one is held (obj set); a no-op for a cleared view. */
+    static void ckn_buffer_release(Py_buffer* view) { if (view->obj != NULL) PyBuffer_Release(view); }
     """
-    bint ckn_is_native_double_format(const char* f)
+    bint ckn_is_native_double_format(const char* f, bint explicit_order)
+    void ckn_buffer_clear(Py_buffer* view)
+    void ckn_buffer_release(Py_buffer* view)
 
 
-cdef int _double_buffer(object x, Py_buffer* view, Py_ssize_t d) except -1:
-    """Acquire ``x``'s buffer into ``view`` if it is a C-contiguous 1-D native float64 buffer of
-    ``d`` values: 1 (the caller releases it), else 0 with nothing held."""
+cdef int _double_buffer(object x, Py_buffer* view, Py_ssize_t d, bint explicit_order) except -1:
+    """Acquire ``x``'s buffer into ``view`` if it is a C-contiguous 1-D float64 buffer of ``d``
+    values (any length when ``d`` < 0) in native byte order (format ``d`` or ``@d``; also
+    ``=d`` and ``<d`` on little-endian machines with ``explicit_order``, which pool validation
+    accepts and ``ckn.similarity`` does not): 1 (the caller releases it), else 0 with nothing
+    held (``view.obj`` NULL, so ``ckn_buffer_release`` does nothing)."""
     try:
         PyObject_GetBuffer(x, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
     except (TypeError, ValueError, BufferError):
         return 0
-    if (view.ndim == 1 and view.itemsize == 8 and view.shape[0] == d
-            and ckn_is_native_double_format(view.format)):
+    if (view.ndim == 1 and view.itemsize == 8 and (d < 0 or view.shape[0] == d)
+            and ckn_is_native_double_format(view.format, explicit_order)):
         return 1
     PyBuffer_Release(view)
     return 0
@@ -317,7 +324,7 @@ def candidate_columns(raw, Py_ssize_t dim):
                     row = array.clone(_DOUBLE_TEMPLATE, dim, False)
                     if not _float_row(<object>pemb, row.data.as_doubles, dim):
                         return None
-                elif _double_buffer(<object>pemb, &views[held], dim):
+                elif _double_buffer(<object>pemb, &views[held], dim, True):
                     row = array.clone(_DOUBLE_TEMPLATE, dim, False)
                     rows[held] = row.data.as_doubles
                     held += 1

@@ -238,6 +238,14 @@ def test_cosine_over_arrays_equals_python_cosine_scores(data):
     want = without_dense(similarity, similarity.cosine_scores, q, rows)
     assert repr(outcome(similarity.cosine_scores, array.array("d", q), arrays)) == repr(want)
     assert repr(outcome(similarity.cosine_scores, q, rows)) == repr(want)
+    # Other buffers: "<d" and ">d" formats (the Python path rejects both), strided views.
+    kinds = [lambda r: (ctypes.c_double * len(r))(*r),
+             lambda r: (ctypes.c_double.__ctype_be__ * len(r))(*r),
+             lambda r: memoryview(array.array("d", [x for v in r for x in (v, 9.0)]))[::2],
+             lambda r: memoryview(array.array("d", r))]
+    mixed = [None if r is None else kinds[k % 4](r) for k, r in enumerate(rows)]
+    want = without_dense(similarity, similarity.cosine_scores, q, mixed)
+    assert repr(outcome(similarity.cosine_scores, q, mixed)) == repr(want)
 
 
 # --- ranks, RRF and fused order ----------------------------------------------------------------
@@ -438,3 +446,8 @@ def test_cosine_releases_the_buffers_it_reads():
     assert similarity.cosine_scores(q, rows) == [1 / math.sqrt(5), 0.0]
     for a in (q, *rows):
         a.append(1.0)  # no export left behind: the arrays can be resized again
+    # Also when a later row raises on the Python path while earlier buffers are held open.
+    with pytest.raises(ckn.CknError):
+        similarity.cosine_scores(q, [rows[0], rows[1], [1.0, 2.0]])
+    for a in (q, *rows):
+        a.append(1.0)
