@@ -33,7 +33,6 @@ cdef extern from "Python.h":
     PyObject* PyList_GET_ITEM(object o, Py_ssize_t i)
     Py_ssize_t PyList_GET_SIZE(object o)
     Py_ssize_t Py_SIZE(object o)
-    object PyMemoryView_FromObject(object o)
     bint PyFloat_CheckExact(PyObject* o)
     bint PyLong_CheckExact(PyObject* o)
     bint PyDict_CheckExact(PyObject* o)
@@ -242,6 +241,7 @@ cdef int _double_buffer(object x, Py_buffer* view, Py_ssize_t d, bint explicit_o
     try:
         PyObject_GetBuffer(x, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
     except (TypeError, ValueError, BufferError):
+        ckn_buffer_clear(view)  # whatever a failing exporter left there
         return 0
     if (view.ndim == 1 and view.itemsize == 8 and (d < 0 or view.shape[0] == d)
             and ckn_is_native_double_format(view.format, explicit_order)):
