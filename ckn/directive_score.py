@@ -107,14 +107,16 @@ class Model:
         self.anchors: frozenset[str] = frozenset(data.get("anchors", ()))
 
     def score(self, views) -> float:
-        """bias + the weights of the features of ``views`` (a segment's normalised views)."""
+        """bias + the weights of the features of ``views`` (a segment's normalised views),
+        summed in sorted feature order as the trainer sums them: a set's order follows
+        Python's per-process string hashes, and a float sum's last bits follow its order."""
         get = self.weights.get
-        return self.bias + sum([get(f, 0.0) for f in _feature_set(views)])
+        return self.bias + sum([get(f, 0.0) for f in sorted(_feature_set(views))])
 
     def family(self, views) -> str:
         """The family whose one-vs-rest model scores ``views`` highest (first in table order on
-        ties)."""
-        feats = _feature_set(views)
+        ties); sums in sorted feature order, as :meth:`score`."""
+        feats = sorted(_feature_set(views))
         best, best_score = "", float("-inf")
         for name, (bias, weights) in self.families.items():
             s = bias + sum(weights.get(f, 0.0) for f in feats)
