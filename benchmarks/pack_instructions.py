@@ -1,12 +1,14 @@
 """Instructions per ``Packer.pack`` call, counted by valgrind: a figure the machine's load does not move.
 
-Usage: python benchmarks/pack_instructions.py [random|numpy|prose ...] [--calls 3]
+Usage: python benchmarks/pack_instructions.py [random|numpy|prose ...] [--calls 20]
 
 For each pool of ``bench_pack`` (random words with list embeddings, the same with numpy float64
 embeddings, English prose), the same Python process is run twice under ``valgrind
 --tool=cachegrind --cache-sim=no``: once building the pool and packing it twice (warm-up), once
 doing that and then ``--calls`` more packs. The difference, divided by ``--calls``, is printed.
-Needs valgrind on the PATH (Debian: ``apt install valgrind``); a full run takes a few minutes.
+Twenty calls (the default) average out whether a full garbage collection falls among them,
+which moves a three-call count by millions. Needs valgrind on the PATH (Debian: ``apt install
+valgrind``); a full run takes about ten minutes.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pools", nargs="*", metavar="random|numpy|prose",
                         help="pools to measure (default: all three)")
-    parser.add_argument("--calls", type=int, default=3)
+    parser.add_argument("--calls", type=int, default=20)
     args = parser.parse_args(argv)
     unknown = sorted(set(args.pools) - {"random", "numpy", "prose"})
     if unknown:
