@@ -133,19 +133,26 @@ def cosine_scores(query, list embeddings, fallback):
     cdef double* q
     cdef double* e
     cdef Py_ssize_t d, m, i, n = len(embeddings)
-    if not _view(query, &qview, &q, &d, keep):
-        return None
-    # Point at every row first (holding the GIL), then one nogil pass over all of them.
-    cdef const double** rows = <const double**>malloc((n if n > 0 else 1) * sizeof(double*))
-    cdef double* values = <double*>malloc((n if n > 0 else 1) * sizeof(double))
-    cdef unsigned char* status = <unsigned char*>malloc(n if n > 0 else 1)
-    cdef Py_buffer* views = <Py_buffer*>malloc((n if n > 0 else 1) * sizeof(Py_buffer))
+    cdef const double** rows = NULL
+    cdef double* values = NULL
+    cdef unsigned char* status = NULL
+    cdef Py_buffer* views = NULL
     cdef Py_ssize_t opened = 0           # views[:opened] are initialised (obj NULL or held)
-    cdef array.array scratch = array.clone(_DOUBLE_TEMPLATE, 3 * n + 1, False)
-    cdef list scores = [None] * n
+    cdef array.array scratch
+    cdef list scores
+    ckn_buffer_clear(&qview)
     try:
+        if not _view(query, &qview, &q, &d, keep):
+            return None
+        # Point at every row first (holding the GIL), then one nogil pass over all of them.
+        rows = <const double**>malloc((n if n > 0 else 1) * sizeof(double*))
+        values = <double*>malloc((n if n > 0 else 1) * sizeof(double))
+        status = <unsigned char*>malloc(n if n > 0 else 1)
+        views = <Py_buffer*>malloc((n if n > 0 else 1) * sizeof(Py_buffer))
         if rows == NULL or values == NULL or status == NULL or views == NULL:
             raise MemoryError()
+        scratch = array.clone(_DOUBLE_TEMPLATE, 3 * n + 1, False)
+        scores = [None] * n
         for i in range(n):
             emb = embeddings[i]
             ckn_buffer_clear(&views[i])
@@ -325,9 +332,9 @@ def candidate_columns(raw, Py_ssize_t dim):
                     if not _float_row(<object>pemb, row.data.as_doubles, dim):
                         return None
                 elif _double_buffer(<object>pemb, &views[held], dim, True):
+                    held += 1  # released in ``finally`` from now on, even if clone fails
                     row = array.clone(_DOUBLE_TEMPLATE, dim, False)
-                    rows[held] = row.data.as_doubles
-                    held += 1
+                    rows[held - 1] = row.data.as_doubles
                 else:  # any other C-contiguous 1-D double buffer (e.g. a struct format)
                     row = float64_array(<object>pemb)
                     if row is None or Py_SIZE(row) != dim:
