@@ -667,10 +667,12 @@ cdef extern from *:
     static PyObject* ckn_object_new(PyObject* cls, PyObject* args) {
         return PyBaseObject_Type.tp_new((PyTypeObject*)cls, args, NULL);
     }
-    /* The byte offset of a writable object slot (a __slots__ member descriptor), else -1. */
-    static Py_ssize_t ckn_slot_offset(PyObject* descr) {
+    /* The byte offset of a writable object slot of cls's instances (a __slots__ member
+       descriptor of cls or a base class), else -1. */
+    static Py_ssize_t ckn_slot_offset(PyObject* cls, PyObject* descr) {
         PyMemberDef* m;
         if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+        if (!PyType_IsSubtype((PyTypeObject*)cls, PyDescr_TYPE(descr))) return -1;
         m = ((PyMemberDescrObject*)descr)->d_member;
         if (m->type != T_OBJECT_EX || (m->flags & READONLY)) return -1;
         return m->offset;
@@ -684,7 +686,7 @@ cdef extern from *:
     }
     """
     object ckn_object_new(object cls, object args)
-    Py_ssize_t ckn_slot_offset(object descr)
+    Py_ssize_t ckn_slot_offset(object cls, object descr)
     void ckn_set_slot(object obj, Py_ssize_t offset, object v)
 
 
@@ -709,7 +711,7 @@ def build_chunks(cls, tuple keys, list order, list ids, list bm25, list bm25_ran
         raise TypeError("build_chunks: expected a class using object.__new__")
     for f in range(19):
         descr = cls.__dict__.get(keys[f])
-        off[f] = -1 if descr is None else ckn_slot_offset(descr)
+        off[f] = -1 if descr is None else ckn_slot_offset(cls, descr)
         if off[f] < 0:
             raise TypeError(f"build_chunks: {keys[f]!r} is not a slot of {cls.__name__}")
     cdef tuple no_args = ()

@@ -345,6 +345,14 @@ def test_build_chunks_equals_the_dataclass_constructor():
         _dense.build_chunks(NoSlots, ("id",) * 19, [], [], [], [], [], [], [], [], [], [], [], {},
                             [], [], [], [])
 
+    class Borrowed:  # a slot descriptor of another class: its offset means nothing here
+        __slots__ = ()
+        id = Chunk.__dict__["id"]
+
+    with pytest.raises(TypeError, match="not a slot"):
+        _dense.build_chunks(Borrowed, ("id",) * 19, [], [], [], [], [], [], [], [], [], [], [], {},
+                            [], [], [], [])
+
 
 # --- the whole flow: compiled validation/cosine == Python validation/cosine --------------------
 
