@@ -101,12 +101,13 @@ def test_kernel_is_exact_for_any_parameters(kernel, xs, ab):
     assert kernel.signature(xs, a, b) == reference(xs, a, b)
 
 
-def test_kernel_single_fold_bound_edges(kernel):
-    # Every (a, b) edge pair in every lane position of 40 permutations (32 SIMD + 8), with each
-    # x edge alone and all of them together.
+@pytest.mark.parametrize("width", [40, 72])  # 32 + 8 and 64 + 8 permutations
+def test_kernel_single_fold_bound_edges(kernel, width):
+    # Every (a, b) edge pair in every lane position of the SIMD passes, with each x edge alone
+    # and all of them together.
     pairs = [(a, b) for a in A_EDGE for b in B_EDGE]
-    for start in range(0, len(pairs), 40):
-        chunk = (pairs[start:start + 40] * 40)[:40]
+    for start in range(0, len(pairs), width):
+        chunk = (pairs[start:start + width] * width)[:width]
         a, b = [p[0] for p in chunk], [p[1] for p in chunk]
         for xs in [[x] for x in X_EDGE] + [X_EDGE]:
             assert kernel.signature(xs, a, b) == reference(xs, a, b), (xs, a, b)
