@@ -32,7 +32,6 @@ cdef extern from "Python.h":
     # Borrowed references, no reference counting in the loops.
     PyObject* PyList_GET_ITEM(object o, Py_ssize_t i)
     Py_ssize_t PyList_GET_SIZE(object o)
-    Py_ssize_t Py_SIZE(object o)
     bint PyFloat_CheckExact(PyObject* o)
     bint PyLong_CheckExact(PyObject* o)
     bint PyDict_CheckExact(PyObject* o)
@@ -46,34 +45,29 @@ cdef extern from "Python.h":
 
 def float64_array(x):
     """``array('d', x)`` if ``x`` is a non-empty list of finite floats / ints (no bools) or a
-    C-contiguous 1-D float64 buffer of finite values, else ``None`` (the caller then runs its
-    full validation for the exact error)."""
-    cdef Py_ssize_t n, i
+    C-contiguous 1-D native float64 buffer of finite values (``_double_buffer``), else ``None``
+    (the caller then runs its full validation for the exact error)."""
+    cdef Py_ssize_t n
     cdef array.array out
     cdef double* p
-    cdef const double[::1] mv
-    if type(x) is not list:
-        if isinstance(x, (str, bytes, bytearray)):
+    cdef Py_buffer view
+    if type(x) is list:
+        n = PyList_GET_SIZE(x)
+        if n == 0:
             return None
-        try:
-            mv = x
-        except (TypeError, ValueError, BufferError):
-            return None
-        n = mv.shape[0]
+        out = array.clone(_DOUBLE_TEMPLATE, n, False)
+        return out if _float_row(x, out.data.as_doubles, n) else None
+    if not _double_buffer(x, &view, -1, True):
+        return None
+    try:
+        n = view.shape[0]
         if n == 0:
             return None
         out = array.clone(_DOUBLE_TEMPLATE, n, False)
         p = out.data.as_doubles
-        for i in range(n):
-            if not isfinite(mv[i]):
-                return None
-            p[i] = mv[i]
-        return out
-    n = PyList_GET_SIZE(x)
-    if n == 0:
-        return None
-    out = array.clone(_DOUBLE_TEMPLATE, n, False)
-    return out if _float_row(x, out.data.as_doubles, n) else None
+        return out if _copy_finite_rows(&view, &p, 1, n) else None
+    finally:
+        PyBuffer_Release(&view)
 
 
 cdef int _view(object x, Py_buffer* view, double** ptr, Py_ssize_t* n, list keep) except -1:
@@ -335,10 +329,8 @@ def candidate_columns(raw, Py_ssize_t dim):
                     held += 1  # released in ``finally`` from now on, even if clone fails
                     row = array.clone(_DOUBLE_TEMPLATE, dim, False)
                     rows[held - 1] = row.data.as_doubles
-                else:  # any other C-contiguous 1-D double buffer (e.g. a struct format)
-                    row = float64_array(<object>pemb)
-                    if row is None or Py_SIZE(row) != dim:
-                        return None
+                else:  # not a float64 buffer of dim values: the Python checks decide
+                    return None
                 embeddings[k] = row
             ids[k] = <object>pid
             tokens[k] = <object>ptok

@@ -120,8 +120,11 @@ def raw_pools(draw):
             c = draw(st.sampled_from([None, "c", 7, [c]]))
         candidates.append(c)
     pool = {"query": "q", "candidates": candidates, "token_budget": 10}
-    if with_qe:
-        pool["query_embedding"] = [1.0] * dim
+    if with_qe:  # as a list or as a buffer (float64_array's two paths)
+        pool["query_embedding"] = draw(st.sampled_from([
+            [1.0] * dim, array.array("d", [1.0] * dim), (ctypes.c_double * dim)(*[1.0] * dim),
+            (ctypes.c_double.__ctype_be__ * dim)(*[1.0] * dim), array.array("f", [1.0] * dim),
+            array.array("d", [1.0] * (dim - 1) + [math.inf])]))
     return pool
 
 
