@@ -14,9 +14,9 @@ after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the P
   digits read as letters, punctuation and control characters as a break) and split on ASCII
   whitespace, and once more with in-word punctuation dropped (the kernel always builds both
   word views; ``_ascii_plan`` builds the second only when it sees a disguise). Table words are
-  kept as 64-bit FNV-1a hashes in an open-addressing table (behind an 8 KiB bit filter), each
-  with the bit set of the rules it anchors (128 bits) and of the requirement groups it belongs
-  to; the segment's bit set tells Python which rules to run. A hash collision or the extra view
+  kept as 64-bit hashes (``ckn_ls_hash``) in an open-addressing table (behind an 8 KiB bit
+  filter), each with the bit set of the rules it anchors (128 bits) and of the requirement
+  groups it belongs to; the segment's bit set tells Python which rules to run. A hash collision or the extra view
   only adds rules.
 * requirements (``sanitizer._needs_of``): word sets, character sets and a set for the first word
   of a view; each set is one group bit, set when one of its words or characters occurs; a rule
@@ -31,9 +31,9 @@ running a regex, and the Python rules decide every segment it keeps. The test-su
 ``sanitizer._segments``.
 """
 
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr
+from libc.string cimport memchr, memcpy, memset
 
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
@@ -63,19 +63,83 @@ ctypedef struct _Mask:
     uint64_t lo
     uint64_t hi
 _LOW64 = (1 << 64) - 1
-cdef uint64_t _FNV_OFFSET = 14695981039346656037ULL
-cdef uint64_t _FNV_PRIME = 1099511628211ULL
 
 
-cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
-    """0 marks an empty slot, so the hash 0 is stored as 1 (both when building and probing)."""
-    return h if h != 0 else 1
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* Index of the lowest set bit of a non-zero word. */
+    #if defined(__GNUC__) || defined(__clang__)
+    static inline int ckn_ls_ctz(uint64_t x) { return __builtin_ctzll(x); }
+    #elif defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int ckn_ls_ctz(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int ckn_ls_ctz(uint64_t x) { int i = 0; while (!(x & 1)) { x >>= 1; i++; } return i; }
+    #endif
+    /* The 8 bytes at p as one word (any alignment, native byte order). */
+    static inline uint64_t ckn_ls_load8(const uint8_t* p) { uint64_t w; memcpy(&w, p, 8); return w; }
+    /* ckn_ls_masks[n][k]: the word whose first min(max(n - 8k, 0), 8) bytes in memory are 0xFF,
+       the others 0 (so in either byte order it keeps the bytes of an n-byte string's k-th word). */
+    static uint64_t ckn_ls_masks[25][3];
+    static void ckn_ls_init_masks(void) {
+        int n, k, r;
+        uint8_t b[8];
+        for (n = 0; n <= 24; n++)
+            for (k = 0; k < 3; k++) {
+                r = n - 8 * k;
+                r = r < 0 ? 0 : (r > 8 ? 8 : r);
+                memset(b, 0, 8);
+                memset(b, 0xFF, (size_t)r);
+                memcpy(&ckn_ls_masks[n][k], b, 8);
+            }
+    }
+    /* A 64-bit hash of the n bytes at p, never 0 (0 marks an empty slot of the word table).
+       Up to 24 bytes (every table word, usually): three masked 8-byte reads, no branch, so
+       p[n:24] must be readable; longer: one read per 8 bytes (p[n:n + 8] readable). Injective
+       on the strings of one length up to 8 bytes. */
+    static inline uint64_t ckn_ls_hash(const uint8_t* p, int64_t n) {
+        uint64_t h, w;
+        int64_t k;
+        if (n <= 24) {
+            const uint64_t* m = ckn_ls_masks[n];
+            h = ((ckn_ls_load8(p) & m[0]) * 0x9E3779B97F4A7C15ULL)
+                ^ ((ckn_ls_load8(p + 8) & m[1]) * 0xC2B2AE3D27D4EB4FULL)
+                ^ ((ckn_ls_load8(p + 16) & m[2]) * 0x165667B19E3779F9ULL)
+                ^ ((uint64_t)n * 0xD6E8FEB86659FD93ULL);
+        } else {
+            h = (uint64_t)n * 0xD6E8FEB86659FD93ULL;
+            for (k = 0; k < n; k += 8) {
+                w = ckn_ls_load8(p + k);
+                if (n - k < 8) w &= ckn_ls_masks[n - k][0];
+                h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+                h ^= h >> 29;
+            }
+        }
+        h ^= h >> 32;
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 29;
+        return h ? h : 1;
+    }
+    """
+    int ckn_ls_ctz(uint64_t x) noexcept nogil
+    void ckn_ls_init_masks() noexcept nogil
+    uint64_t ckn_ls_hash(const uint8_t* p, int64_t n) noexcept nogil
+
+
+ckn_ls_init_masks()
+
+cdef enum:
+    _HASH_READ = 24  # ckn_ls_hash may read this many bytes from the start of a word
 
 
 ctypedef struct _Plan:
-    const uint8_t* table        # 128 bytes: the word table of ``_ascii_plan``
+    const uint8_t* table        # 256 bytes: the word table of ``_ascii_plan`` (0 from 128 on)
+    const uint8_t* special      # 256 flags: not a plain character (a word character of both
+                                # views, in no set or marker); every code point >= 128 is one
     const uint8_t* dropped      # 128 flags: in-word punctuation left out of the second view
-    const uint8_t* plain        # 128 flags: a word character of both views, in no set or marker
+    const uint8_t* simple       # 128 flags: a break in both views, in no set or marker
     const uint8_t* flags        # 128 bytes: _MARKER_START, _SENTENCE_MARK
     const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
     const uint64_t* pair_masks  # (lo, hi) pairs
@@ -85,8 +149,8 @@ ctypedef struct _Plan:
     index_t max_len             # longest table word (bytes)
     _Mask substring_mask        # rule bits a substring of a spaced-out segment may set
     const uint64_t* char_groups  # 128 group masks (lo, hi), one per ASCII character
-    const uint64_t* needs       # _NEED words each (_required)
-    index_t n_needs
+    const uint64_t* needs       # _NEED words each (_required), in rule-bit order
+    const index_t* first_need   # 127 entries: the ways of rule bit b are needs[first_need[b]:first_need[b + 1]]
 
 
 cdef enum:
@@ -101,14 +165,14 @@ cdef inline bint _maybe_in_table(const uint64_t* filter, uint64_t h) noexcept no
     return (filter[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline void _word_bits(const _Plan* plan, uint64_t h, index_t length, _Mask* mask,
-                            _Mask* groups) noexcept nogil:
-    """OR the rule bits of the word of ``length`` bytes with (unfinished) hash ``h`` into
-    ``mask`` and its group bits into ``groups`` (nothing when it is not in the table). Slots
-    are (hash, rule bits lo, rule bits hi, group bits lo, group bits hi)."""
+cdef inline void _word_bits(const _Plan* plan, const uint8_t* word, index_t length,
+                            _Mask* mask, _Mask* groups) noexcept nogil:
+    """OR the rule bits of the ``length`` bytes at ``word`` into ``mask`` and its group bits
+    into ``groups`` (nothing when it is not in the table; ``ckn_ls_hash`` reads past the word).
+    Slots are (hash, rule bits lo, rule bits hi, group bits lo, group bits hi)."""
     if length > plan.max_len:
         return
-    h = _finish(h)
+    cdef uint64_t h = ckn_ls_hash(word, length)
     if not _maybe_in_table(plan.filter, h):
         return
     cdef const uint64_t* slots = plan.slots
@@ -124,30 +188,35 @@ cdef inline void _word_bits(const _Plan* plan, uint64_t h, index_t length, _Mask
         i = (i + 1) & slot_mask
 
 
-ctypedef struct _WordView:
-    uint64_t h          # FNV-1a hash of the current word so far
-    index_t length      # its length (0: between words)
-    bint first          # no word of this view has ended yet
-
-
-cdef inline void _end_word(const _Plan* plan, _WordView* view, _Mask* mask, _Mask* groups,
-                           _Mask* first_groups) noexcept nogil:
-    """At a break: look the view's current word up (its rule bits into ``mask``, its group bits
-    into ``groups``, and into ``first_groups`` when it is the view's first word) and start the
-    next word."""
+cdef inline void _end_word(const _Plan* plan, const uint8_t* word, index_t length, bint* first,
+                           _Mask* mask, _Mask* groups, _Mask* first_groups) noexcept nogil:
+    """A word view's word of ``length`` > 0 bytes at ``word`` has ended: its rule bits into
+    ``mask``, its group bits into ``groups``, and into ``first_groups`` when it is the view's
+    first word (``first``, cleared here)."""
     cdef _Mask g
-    if view.length:
-        g.lo = 0
-        g.hi = 0
-        _word_bits(plan, view.h, view.length, mask, &g)
-        groups.lo |= g.lo
-        groups.hi |= g.hi
-        if view.first:
-            first_groups.lo |= g.lo
-            first_groups.hi |= g.hi
-            view.first = False
-        view.h = _FNV_OFFSET
-        view.length = 0
+    g.lo = 0
+    g.hi = 0
+    _word_bits(plan, word, length, mask, &g)
+    groups.lo |= g.lo
+    groups.hi |= g.hi
+    if first[0]:
+        first_groups.lo |= g.lo
+        first_groups.hi |= g.hi
+        first[0] = False
+
+
+cdef enum:
+    _WORD2 = 256  # bytes kept of the second view's current word (longest table word: max_len)
+
+
+cdef inline index_t _append(uint8_t* word, index_t length, const uint8_t* src,
+                            index_t k) noexcept nogil:
+    """Append ``k`` bytes to the second view's word of ``length`` bytes (keeping its first
+    ``_WORD2``); its new length."""
+    cdef index_t room = _WORD2 - length
+    if room > 0:
+        memcpy(word + length, src, k if k < room else room)
+    return length + k
 
 
 cdef inline bint _covers(_Mask have, const uint64_t* need) noexcept nogil:
@@ -159,23 +228,29 @@ cdef inline _Mask _required(const _Plan* plan, _Mask mask, _Mask groups,
                             _Mask first_groups) noexcept nogil:
     """``mask`` without the rule bits none of whose rules has every group it needs (among all
     words, and among the first word of each word view). ``plan.needs`` holds (rule bit,
-    groups lo, groups hi, first-word groups lo, first-word groups hi) per way."""
+    groups lo, groups hi, first-word groups lo, first-word groups hi) per way; only the ways of
+    the bits set in ``mask`` are read."""
     cdef _Mask keep
-    cdef uint64_t bit
+    cdef uint64_t rest, bit
     cdef const uint64_t* need
-    cdef index_t k
+    cdef index_t k, b
+    cdef int half
     keep.lo = 0
     keep.hi = 0
-    if not mask.lo and not mask.hi:
-        return mask
-    for k in range(plan.n_needs):
-        need = plan.needs + _NEED * k
-        if _covers(groups, need + 1) and _covers(first_groups, need + 3):
-            bit = need[0]
-            if bit < 64:
-                keep.lo |= 1ULL << bit
-            else:
-                keep.hi |= 1ULL << (bit - 64)
+    for half in range(2):
+        rest = mask.lo if half == 0 else mask.hi
+        while rest:
+            bit = rest & (~rest + 1)
+            rest ^= bit
+            b = 64 * half + ckn_ls_ctz(bit)
+            for k in range(plan.first_need[b], plan.first_need[b + 1]):
+                need = plan.needs + _NEED * k
+                if _covers(groups, need + 1) and _covers(first_groups, need + 3):
+                    if half == 0:
+                        keep.lo |= bit
+                    else:
+                        keep.hi |= bit
+                    break
     mask.lo &= keep.lo
     mask.hi &= keep.hi
     return mask
@@ -241,99 +316,147 @@ cdef inline index_t _after_sentence_end(const ucs_t* d, index_t p, index_t end) 
     return end
 
 
+cdef void _translate_line(const ucs_t* d, index_t n, const _Plan* plan, uint8_t* work,
+                         uint64_t* special) noexcept nogil:
+    """For the line of ``n`` code points at ``d``: ``work[k]`` = the word-table byte of ``d[k]``
+    (0 for a code point >= 128), bit k of ``special`` set when ``d[k]`` is not a plain
+    character, for k < n, and bit n set (the end). No branch per character: O(n)."""
+    cdef const uint8_t* table = plan.table
+    cdef const uint8_t* flags = plan.special
+    cdef index_t w, k, base, full = n >> 6
+    cdef uint64_t acc
+    cdef uint32_t c
+    for w in range(full):
+        base = w << 6
+        acc = 0
+        for k in range(64):
+            c = d[base + k]
+            if ucs_t is not uint8_t:
+                c = c if c < 128 else 128
+            work[base + k] = table[c]
+            acc |= <uint64_t>flags[c] << k
+        special[w] = acc
+    base = full << 6
+    acc = 0
+    for k in range(n - base):
+        c = d[base + k]
+        if ucs_t is not uint8_t:
+            c = c if c < 128 else 128
+        work[base + k] = table[c]
+        acc |= <uint64_t>flags[c] << k
+    special[full] = acc | (1ULL << (n - base))
+
+
 cdef _Mask _span_mask(
-    const ucs_t* d, index_t start, index_t end, bint split, const _Plan* plan, uint8_t* work,
-    index_t* stop,
+    const ucs_t* d, index_t line, index_t start, index_t end, bint split, const _Plan* plan,
+    uint8_t* work, const uint64_t* special, index_t* stop,
 ) noexcept nogil:
     """Mask of the segment that starts at ``start``: the rule bits of its anchor words and
     markers whose requirements are met, plus ``SPACED_OUT``; or ``NON_ASCII``; or 0. The segment
-    ends at ``end`` (no newline inside), or with ``split`` after its first sentence end; its end
-    is written to ``stop``. ``work``: room for the segment's bytes (used when it may have
-    spaced-out letters)."""
-    cdef index_t i, j, singles = 0
+    ends at ``end`` (the end of the line that starts at ``line``), or with ``split`` after its
+    first sentence end; its end is written to ``stop``. ``work`` and ``special``: the line's
+    table bytes and special-character bits (``_translate_line``, offsets from ``line``).
+
+    Only special characters are visited, found by the lowest set bit of ``special``: the plain
+    runs between them need no work, since a word of the first view (punctuation as a break) is
+    a run of ``work``, hashed where it ends. The second view (in-word punctuation dropped)
+    differs from the first only from an in-word punctuation mark to the end of its word, and is
+    then copied into a buffer."""
+    cdef index_t s = start - line, e = end - line, p, ws1 = s, prev = s, len1, len2 = 0
+    cdef index_t singles = 0, w
+    cdef uint64_t pending
     cdef _Mask mask
     cdef _Mask groups, first_groups
     groups.lo = groups.hi = first_groups.lo = first_groups.hi = 0
-    # the two word views: punctuation as a break, and in-word punctuation dropped; they differ
-    # only from an in-word punctuation mark to the end of its word (``same`` is False then)
-    cdef _WordView v1, v2
-    v1.h = _FNV_OFFSET
-    v1.length = 0
-    v1.first = True
-    v2 = v1
-    cdef bint same = True
+    # the second view's current word while the views differ (``same`` False); _HASH_READ bytes
+    # of slack for ckn_ls_hash
+    cdef uint8_t word2[_WORD2 + _HASH_READ]
+    cdef bint first1 = True, first2 = False, same = True
     cdef uint32_t c, c2
-    cdef uint8_t t, last1 = 0, pair
-    # the tables in locals: the compiler would otherwise reload the plan's fields
-    cdef const uint8_t* table = plan.table
-    cdef const uint8_t* plain = plan.plain
+    cdef uint8_t t, pair
     cdef const uint8_t* dropped = plan.dropped
+    cdef const uint8_t* simple = plan.simple
     cdef const uint8_t* flags = plan.flags
     cdef const uint64_t* char_groups = plan.char_groups
+    cdef const uint64_t* filter = plan.filter
+    cdef index_t max_len = plan.max_len
     mask.lo = 0
     mask.hi = 0
     stop[0] = end
-    for i in range(start, end):
-        c = d[i]
-        if c < 128 and plain[c]:  # most characters: the current word goes on in both views
-            t = table[c]
-            v1.h = (v1.h ^ t) * _FNV_PRIME
-            v1.length += 1
-            last1 = t
-            if not same:
-                v2.h = (v2.h ^ t) * _FNV_PRIME
-                v2.length += 1
+    w = s >> 6
+    pending = special[w] & (~0ULL << (s & 63))
+    while True:
+        while pending == 0:  # the bit of the line's end stops this
+            w += 1
+            pending = special[w]
+        p = (w << 6) + ckn_ls_ctz(pending)
+        pending &= pending - 1
+        if p >= e:
+            break
+        c = d[line + p]
+        if same and c < 128 and simple[c]:  # the usual case: a space between words
+            len1 = p - ws1
+            if len1:
+                singles += len1 == 1 and _is_lower(work[p - 1])
+                if len1 <= max_len and _maybe_in_table(filter, ckn_ls_hash(work + ws1, len1)):
+                    _end_word(plan, work + ws1, len1, &first1, &mask, &groups, &first_groups)
+                else:  # not a table word: no bits
+                    first1 = False
+            ws1 = prev = p + 1
             continue
+        if not same:  # the plain run before this character goes on the second view's word
+            len2 = _append(word2, len2, work + prev, p - prev)
+        prev = p + 1
         if c >= 128:
             mask.lo = 0
             mask.hi = _NON_ASCII_HI
             if split:
-                stop[0] = _after_sentence_end(d, i, end)
+                stop[0] = _after_sentence_end(d, line + p, end)
             return mask
-        if flags[c] & _MARKER_START and i + 1 < end:
-            c2 = d[i + 1]
+        if flags[c] & _MARKER_START and line + p + 1 < end:
+            c2 = d[line + p + 1]
             if c2 < 128:
                 pair = plan.pairs[(c << 7) | c2]
                 mask.lo |= plan.pair_masks[2 * pair]
                 mask.hi |= plan.pair_masks[2 * pair + 1]
         groups.lo |= char_groups[2 * c]
         groups.hi |= char_groups[2 * c + 1]
-        t = table[c]
+        t = work[p]
         if dropped[c] and same:  # the second view keeps the current word going
-            v2 = v1
+            len2 = _append(word2, 0, work + ws1, p - ws1)
+            first2 = first1
             same = False
-        if _is_space(t):
-            singles += v1.length == 1 and _is_lower(last1)
-            _end_word(plan, &v1, &mask, &groups, &first_groups)
-        else:
-            v1.h = (v1.h ^ t) * _FNV_PRIME
-            v1.length += 1
-            last1 = t
+        if _is_space(t):  # the first view's word ends (else this character is part of it)
+            len1 = p - ws1
+            singles += len1 == 1 and _is_lower(work[p - 1])
+            if len1:
+                _end_word(plan, work + ws1, len1, &first1, &mask, &groups, &first_groups)
+            ws1 = p + 1
         if not dropped[c] and not same:
             if _is_space(t):  # both views are between words again, with the same words ended
-                _end_word(plan, &v2, &mask, &groups, &first_groups)
+                if len2:
+                    _end_word(plan, word2, len2, &first2, &mask, &groups, &first_groups)
                 same = True
             else:
-                v2.h = (v2.h ^ t) * _FNV_PRIME
-                v2.length += 1
-        if split and flags[c] & _SENTENCE_MARK and _sentence_end(d, i, end):
-            stop[0] = i + 1
+                len2 = _append(word2, len2, &t, 1)
+        if split and flags[c] & _SENTENCE_MARK and _sentence_end(d, line + p, end):
+            stop[0] = line + p + 1
+            e = p + 1
             break
-    _end_word(plan, &v1, &mask, &groups, &first_groups)
+    if e > ws1:
+        _end_word(plan, work + ws1, e - ws1, &first1, &mask, &groups, &first_groups)
     if not same:
-        _end_word(plan, &v2, &mask, &groups, &first_groups)
+        len2 = _append(word2, len2, work + prev, e - prev)
+        if len2:
+            _end_word(plan, word2, len2, &first2, &mask, &groups, &first_groups)
     # A spaced-out run has at least three single-letter words (the fourth letter may end a word
     # such as "e2"); most segments have fewer, and the search is skipped.
-    if singles >= 3:
-        j = stop[0] - start
-        for i in range(j):
-            work[i] = table[d[start + i]]
-        if _spaced_out(work, j):
-            _substring_bits(plan, work, j, &mask, &groups)
-            mask = _required(plan, mask, groups, groups)
-            if mask.lo or mask.hi:
-                mask.hi |= _SPACED_OUT_HI
-            return mask
+    if singles >= 3 and _spaced_out(work + s, e - s):
+        _substring_bits(plan, work + s, e - s, &mask, &groups)
+        mask = _required(plan, mask, groups, groups)
+        if mask.lo or mask.hi:
+            mask.hi |= _SPACED_OUT_HI
+        return mask
     return _required(plan, mask, groups, first_groups)
 
 
@@ -347,10 +470,10 @@ cdef void _substring_bits(const _Plan* plan, uint8_t* work, index_t j, _Mask* ma
     Joining spaced letters, dropping in-word punctuation and reading leetspeak only remove
     characters between letters, so every word of a de-obfuscated view is such a substring: the
     rules this selects include every rule that can match (any of them may also be the first
-    word, so the group bits count as first-word groups too). Cost: about ``j * max_len`` hash
-    steps, for the few segments with spaced-out letters."""
+    word, so the group bits count as first-word groups too). Cost: about ``j * max_len``
+    hashes, for the few segments with spaced-out letters; ``ckn_ls_hash`` reads up to
+    ``_HASH_READ`` bytes past ``work[j - 1]``."""
     cdef index_t n = 0, a, b, stop
-    cdef uint64_t h
     cdef _Mask found
     found.lo = 0
     found.hi = 0
@@ -359,11 +482,9 @@ cdef void _substring_bits(const _Plan* plan, uint8_t* work, index_t j, _Mask* ma
             work[n] = work[a]
             n += 1
     for a in range(n):
-        h = _FNV_OFFSET
         stop = min(n, a + plan.max_len)
         for b in range(a, stop):
-            h = (h ^ work[b]) * _FNV_PRIME
-            _word_bits(plan, h, b - a + 1, &found, groups)
+            _word_bits(plan, work + a, b - a + 1, &found, groups)
     mask.lo |= found.lo & plan.substring_mask.lo
     mask.hi |= found.hi & plan.substring_mask.hi
 
@@ -382,6 +503,17 @@ cdef inline index_t _emit(index_t* out, index_t cap, index_t count, index_t star
     return count + keep
 
 
+cdef inline index_t _special_offset(index_t n) noexcept nogil:
+    """Where the special-character bits start in a work area for ``n`` code points: after ``n``
+    table bytes and ``_HASH_READ`` bytes of slack, 8-byte aligned."""
+    return (n + _HASH_READ + 15) & ~(<index_t>7)
+
+
+cdef inline index_t _work_size(index_t n) noexcept nogil:
+    """Bytes of the work area ``linescan_candidates`` needs for a text of ``n`` code points."""
+    return _special_offset(n) + 8 * ((n >> 6) + 2)
+
+
 cdef index_t _candidates(
     const ucs_t* d, index_t n, index_t segment_min, const _Plan* plan,
     uint8_t* work, index_t* out, index_t cap,
@@ -390,6 +522,7 @@ cdef index_t _candidates(
     cdef bint split
     cdef _Mask mask
     cdef const void* newline
+    cdef uint64_t* special = <uint64_t*>(work + _special_offset(n))
     while i <= n:
         start = i
         if ucs_t is uint8_t:
@@ -399,10 +532,11 @@ cdef index_t _candidates(
             end = start
             while end < n and d[end] != 10:
                 end += 1
+        _translate_line(d + start, end - start, plan, work, special)
         split = end - start > segment_min
         seg = start
         while True:
-            mask = _span_mask(d, seg, end, split, plan, work, &stop)
+            mask = _span_mask(d, start, seg, end, split, plan, work, special, &stop)
             count = _emit(out, cap, count, start, end, seg, stop, mask)
             if stop >= end:
                 break
@@ -420,7 +554,8 @@ cdef index_t linescan_candidates(
 
     Lines split on ``\\n``; a line longer than ``segment_min`` code points is cut after every
     sentence end (``_sentence_end``) into segments, a shorter line is one segment
-    (``sanitizer._segments``). ``plan``: the tables (``_Plan``); ``work``: ``n`` bytes; ``out``:
+    (``sanitizer._segments``). ``plan``: the tables (``_Plan``); ``work``: ``_work_size(n)``
+    bytes, 8-byte aligned; ``out``:
     room for ``6 * cap`` indices (the first ``cap`` segments are written; the return value
     counts them all, so a caller can retry with more room). A mask is the rule bits, plus
     ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point >= 128 (128 bits: the
@@ -437,8 +572,8 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
                            index_t segment_min, const _Plan* plan, uint8_t* work, index_t** out,
                            index_t* cap, index_t* counts) noexcept nogil:
     """``linescan_candidates`` of the ``m`` texts one after another into ``*out`` (``*cap``
-    indices, grown with ``realloc`` as needed); ``counts[i]``: text i's segments. ``work``: room
-    for the longest text. Returns True when memory ran out."""
+    indices, grown with ``realloc`` as needed); ``counts[i]``: text i's segments. ``work``:
+    ``_work_size`` of the longest text. Returns True when memory ran out."""
     cdef index_t i, count, used = 0
     cdef index_t* grown
     for i in range(m):
@@ -458,11 +593,9 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
 
 
 cdef uint64_t _word_hash(bytes word):
-    cdef uint64_t h = _FNV_OFFSET
-    cdef uint8_t b
-    for b in word:
-        h = (h ^ b) * _FNV_PRIME
-    return _finish(h)
+    """``ckn_ls_hash`` of a table word (copied with the slack it reads)."""
+    cdef bytes padded = word + bytes(_HASH_READ + 8)
+    return ckn_ls_hash(<const uint8_t*><const char*>padded, len(word))
 
 
 cdef class LineScanner:
@@ -494,7 +627,8 @@ cdef class LineScanner:
     Rule bits are bits 0 to 125 of a 128-bit mask (``SPACED_OUT``, ``NON_ASCII`` above them).
     """
 
-    cdef bytes _table, _dropped, _plain, _flags, _pairs, _pair_masks, _slots, _filter, _char_groups, _needs
+    cdef bytes _table, _dropped, _simple, _special, _flags, _pairs, _pair_masks, _slots, _filter, _char_groups, _needs
+    cdef index_t _first_need[127]
     cdef _Plan _plan
 
     def __init__(self, dict anchors not None, bytes table not None, bytes dropped not None,
@@ -502,7 +636,7 @@ cdef class LineScanner:
                  substring_mask, list needs not None):
         if len(table) != 256:
             raise ValueError(f"table: expected 256 bytes, got {len(table)}")
-        self._table = table[:128]
+        self._table = table[:128] + bytes(128)
         flags = bytearray(128)
         for b in dropped:
             if b < 128:
@@ -522,6 +656,7 @@ cdef class LineScanner:
         slots = array.array("Q", bytes(8 * _SLOT * size))
         filter = array.array("Q", bytes(8 * _FILTER_WORDS))
         cdef uint64_t h, k, bit
+        cdef index_t way
         cdef index_t max_len = 0
         for word, (bits, groups) in words.items():
             if not isinstance(word, bytes) or not word or any(_is_space(b) for b in word):
@@ -529,6 +664,8 @@ cdef class LineScanner:
             h = _word_hash(word)
             bit = (h >> 40) & (64 * _FILTER_WORDS - 1)
             filter[bit >> 6] |= (<uint64_t>1) << (bit & 63)
+            if len(word) > _WORD2:
+                raise ValueError(f"word {word[:16]!r}...: longer than {_WORD2} bytes")
             max_len = max(max_len, len(word))
             k = h & (size - 1)
             while slots[_SLOT * k] != 0 and slots[_SLOT * k] != h:
@@ -566,20 +703,29 @@ cdef class LineScanner:
             per_char[2 * ord(char)] |= bits & _LOW64
             per_char[2 * ord(char) + 1] |= bits >> 64
         self._char_groups = per_char.tobytes()
-        self._plain = bytes(
-            int(not _is_space(table[c]) and not self._dropped[c] and not self._flags[c]
-                and not per_char[2 * c] and not per_char[2 * c + 1]) for c in range(128))
+        self._special = bytes(
+            bool(_is_space(table[c]) or self._dropped[c] or self._flags[c]
+                 or per_char[2 * c] or per_char[2 * c + 1]) for c in range(128)) + b"\x01" * 128
+        self._simple = bytes(
+            bool(_is_space(table[c]) and not self._dropped[c] and not self._flags[c]
+                 and not per_char[2 * c] and not per_char[2 * c + 1]) for c in range(128))
         flat = array.array("Q")
-        for bit, need, need_first in needs:
+        for way in range(127):
+            self._first_need[way] = 0
+        for bit, need, need_first in sorted(needs, key=lambda way: way[0]):
             if not 0 <= bit < 126:
                 raise ValueError(f"needs: rule bit index {bit} is not in 0..125")
             if need >> 128 or need_first >> 128:
                 raise ValueError(f"needs: group bits {need:#x}, {need_first:#x} exceed 128 bits")
             flat.extend((bit, need & _LOW64, need >> 64, need_first & _LOW64, need_first >> 64))
+            self._first_need[bit + 1] += 1
+        for way in range(1, 127):  # counts -> the start of each bit's ways
+            self._first_need[way] += self._first_need[way - 1]
         self._needs = flat.tobytes()
         self._plan.table = <const uint8_t*><const char*>self._table
         self._plan.dropped = <const uint8_t*><const char*>self._dropped
-        self._plan.plain = <const uint8_t*><const char*>self._plain
+        self._plan.special = <const uint8_t*><const char*>self._special
+        self._plan.simple = <const uint8_t*><const char*>self._simple
         self._plan.pairs = <const uint8_t*><const char*>self._pairs
         self._plan.flags = <const uint8_t*><const char*>self._flags
         self._plan.pair_masks = <const uint64_t*><const char*>self._pair_masks
@@ -591,7 +737,7 @@ cdef class LineScanner:
         self._plan.substring_mask.hi = (substring_mask >> 64) & _LOW64
         self._plan.char_groups = <const uint64_t*><const char*>self._char_groups
         self._plan.needs = <const uint64_t*><const char*>self._needs
-        self._plan.n_needs = len(needs)
+        self._plan.first_need = self._first_need
 
     def candidates_many(self, texts, index_t segment_min):
         """``candidates`` of every text of the sequence ``texts`` in one pass (one GIL release
@@ -609,7 +755,7 @@ cdef class LineScanner:
         cdef int* kinds = <int*>malloc((m + 1) * sizeof(int))
         cdef index_t* lengths = <index_t*>malloc((m + 1) * sizeof(index_t))
         cdef index_t* counts = <index_t*>malloc((m + 1) * sizeof(index_t))
-        cdef uint8_t* w = <uint8_t*>malloc(longest + 1)
+        cdef uint8_t* w = <uint8_t*>malloc(_work_size(longest))
         cap = 6 * (m + 64)
         cdef index_t* o = <index_t*>malloc(cap * sizeof(index_t))
         cdef bint failed
@@ -654,24 +800,29 @@ cdef class LineScanner:
         cdef index_t n = PyUnicode_GET_LENGTH(text)
         cdef const void* data = PyUnicode_DATA(text)
         cdef int kind = PyUnicode_KIND(text)
-        cdef bytearray work = bytearray(n + 1)
-        cdef uint8_t* w = <uint8_t*><char*>work
         cdef index_t stack[6 * 16]
         cdef index_t* o = stack
         cdef index_t cap = 16, count
         cdef bytearray out
-        while True:  # room for 16 candidate segments on the stack, else exactly as many as needed
-            if n >= NOGIL_MIN_WORK:
-                with nogil:
+        cdef uint8_t* w = <uint8_t*>malloc(_work_size(n))
+        if w == NULL:
+            raise MemoryError()
+        try:
+            while True:  # room for 16 segments on the stack, else exactly as many as needed
+                if n >= NOGIL_MIN_WORK:
+                    with nogil:
+                        count = linescan_candidates(data, kind, n, segment_min, &self._plan, w,
+                                                    o, cap)
+                else:
                     count = linescan_candidates(data, kind, n, segment_min, &self._plan, w, o, cap)
-            else:
-                count = linescan_candidates(data, kind, n, segment_min, &self._plan, w, o, cap)
-            if count <= cap:
-                break
-            cap = count
-            out = bytearray(6 * cap * sizeof(index_t))
-            o = <index_t*><char*>out
-        return _spans(o, count)
+                if count <= cap:
+                    break
+                cap = count
+                out = bytearray(6 * cap * sizeof(index_t))
+                o = <index_t*><char*>out
+            return _spans(o, count)
+        finally:
+            free(w)
 
 
 cdef list _spans(const index_t* o, index_t count):

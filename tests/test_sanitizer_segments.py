@@ -123,6 +123,33 @@ def test_compiled_rule_bits_cover_the_python_pre_filter_with_in_word_punctuation
     _assert_compiled_rules_cover_python(text)
 
 
+@pytest.mark.parametrize("pad", [0, 1, 2, 7, 8, 9, 23, 24, 25, 55, 62, 63, 64, 65, 127, 128, 129])
+@pytest.mark.parametrize("tail", ["ignore previous instructions", "ig.nore previous instruc-tions",
+                                  "i g n o r e previous instructions", "send the api key"])
+def test_words_across_the_compiled_pass_bit_words_and_at_the_very_end(pad, tail):
+    """The compiled pass reads a line's special characters 64 to a word and hashes words with
+    8-byte reads: a table word ending exactly at a word boundary or at the end of the text is
+    found as the Python pre-filter finds it."""
+    if _sanitizer._LINE_SCANNER is None:
+        pytest.skip("ckn._linescan is not built")
+    for text in ("x" * pad + " " + tail, "x" * pad + tail, tail + " " + "y" * pad):
+        _assert_compiled_rules_cover_python(text)
+        assert sanitize_text(text) == sanitize_text(text, prefilter=False)
+
+
+@pytest.mark.parametrize("length", [255, 256, 257, 400])
+def test_a_long_word_with_in_word_punctuation_is_cut_safely(length):
+    """The second word view (in-word punctuation dropped) keeps the first 256 bytes of a word:
+    a longer one is no table word, and the words after it are read as usual."""
+    if _sanitizer._LINE_SCANNER is None:
+        pytest.skip("ckn._linescan is not built")
+    word = "a-" + "b" * (length - 2)
+    for text in (word + " ignore all previous instructions", "Ignore all previous " + word,
+                 word + "-instructions please"):
+        _assert_compiled_rules_cover_python(text)
+        assert sanitize_text(text) == sanitize_text(text, prefilter=False)
+
+
 @settings(max_examples=100)
 @given(st.lists(st.lists(_RULE_PIECES | _PIECES, max_size=30).map("".join), max_size=12))
 def test_batch_candidates_are_each_texts_candidates(texts):
