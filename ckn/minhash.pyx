@@ -435,107 +435,80 @@ cdef int minhash_dedup(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permut
 # Private helpers (not part of the C API).
 # ---------------------------------------------------------------------------------------------
 
-cdef void _radix_sort_keys(uint64_t* keys, uint64_t* tmp, Py_ssize_t n) noexcept nogil:
-    # Stable LSD radix sort of keys (value << 32 | row) by value (bits 32..63, value < 2**32),
-    # so rows stay ascending within equal values: three passes of 11-bit digits, or for fewer
-    # than 2,048 keys four passes of 8 bits (clearing and summing 2,048 counters per pass
-    # would cost more than the keys themselves).
-    cdef Py_ssize_t count[2048]
-    cdef Py_ssize_t i, total, c
-    cdef int bits = 11 if n >= 2048 else 8
-    cdef int shift = 32, d, buckets = 1 << bits
-    cdef uint64_t mask = buckets - 1
-    cdef uint64_t* src = keys
-    cdef uint64_t* dst = tmp
-    cdef uint64_t* swap
-    while shift < 64:
-        memset(count, 0, buckets * sizeof(Py_ssize_t))
-        for i in range(n):
-            count[(src[i] >> shift) & mask] += 1
-        total = 0
-        for d in range(buckets):
-            c = count[d]
-            count[d] = total
-            total += c
-        for i in range(n):
-            d = (src[i] >> shift) & mask
-            dst[count[d]] = src[i]
-            count[d] += 1
-        swap = src
-        src = dst
-        dst = swap
-        shift += bits
-    if src != keys:
-        memcpy(keys, src, n * sizeof(uint64_t))
-
-
 cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
                         double threshold, const index_t* set_offsets, const slot_t* set_values,
                         uint8_t* kept, index_t* duplicate_of, double* similarity,
                         double* exact_jaccard) noexcept nogil:
     # The same decisions and outputs as minhash_dedup, from an inverted index instead of all
-    # pairs: for every slot, rows sorted by their value there (radix sort), so row i meets
+    # pairs: for every slot, each row is chained to the previous row with the same value there
+    # (one pass per slot through an open-addressing table of value -> last row), so row i meets
     # only the earlier rows that share at least one slot value with it (its equal-slot count
     # with every other row is 0, which never qualifies nor raises the maximum). The candidates
     # are then examined in ascending row order, exactly as minhash_dedup's loop does.
-    # Returns CKN_OK, CKN_ENOMEM if scratch memory is unavailable (nothing written; the
-    # caller falls back to minhash_dedup), or CKN_EINVAL like minhash_dedup.
+    # O(n * permutations) expected. Returns CKN_OK, CKN_ENOMEM if scratch memory is unavailable
+    # (nothing written; the caller falls back to minhash_dedup), or CKN_EINVAL like
+    # minhash_dedup.
     if n < 0 or permutations < 1 or not (threshold > 0.0 and threshold <= 1.0):
         return CKN_EINVAL
     if n == 0:
         return CKN_OK
-    cdef Py_ssize_t total = n * permutations
-    cdef uint64_t* keys = <uint64_t*>malloc(total * sizeof(uint64_t))
-    cdef uint64_t* tmp = <uint64_t*>malloc(n * sizeof(uint64_t))
-    cdef index_t* where = <index_t*>malloc(total * sizeof(index_t))
+    cdef Py_ssize_t size = 16, bits = 4
+    while size < 2 * n:
+        size *= 2
+        bits += 1
+    cdef index_t* chain = <index_t*>malloc(n * permutations * sizeof(index_t))
+    cdef slot_t* tab_value = <slot_t*>malloc(size * sizeof(slot_t))
+    cdef index_t* tab_row = <index_t*>malloc(size * sizeof(index_t))
     cdef index_t* counts = <index_t*>malloc(n * sizeof(index_t))
     cdef index_t* touched = <index_t*>malloc(n * sizeof(index_t))
-    cdef Py_ssize_t s, i, j, q, pos, n_touched, eq
+    cdef Py_ssize_t s, i, j, q, h, n_touched
+    cdef index_t* link
     cdef _Best best
-    cdef uint64_t* ks
-    cdef uint64_t value
-    if keys == NULL or tmp == NULL or where == NULL or counts == NULL or touched == NULL:
-        free(keys)
-        free(tmp)
-        free(where)
+    cdef slot_t value
+    if chain == NULL or tab_value == NULL or tab_row == NULL or counts == NULL or touched == NULL:
+        free(chain)
+        free(tab_value)
+        free(tab_row)
         free(counts)
         free(touched)
         return CKN_ENOMEM
     for s in range(permutations):
-        ks = keys + s * n
+        link = chain + s * n            # link[i]: the previous row with row i's value in slot s
+        for h in range(size):
+            tab_row[h] = -1
         for i in range(n):
-            ks[i] = (<uint64_t>signatures[i * permutations + s] << 32) | <uint64_t>i
-        _radix_sort_keys(ks, tmp, n)
-        for q in range(n):
-            where[s * n + <Py_ssize_t>(ks[q] & 0xFFFFFFFFULL)] = q
+            value = signatures[i * permutations + s]
+            h = <Py_ssize_t>((<uint32_t>value * 0x9E3779B1U) >> (32 - bits))
+            while tab_row[h] >= 0 and tab_value[h] != value:
+                h = (h + 1) & (size - 1)
+            link[i] = tab_row[h]
+            tab_value[h] = value
+            tab_row[h] = i
     memset(counts, 0, n * sizeof(index_t))
     for i in range(n):
         n_touched = 0
         for s in range(permutations):
-            value = signatures[i * permutations + s]
-            if value == MINHASH_PRIME:          # a slot equal to p never counts
+            if signatures[i * permutations + s] == MINHASH_PRIME:  # a slot equal to p never counts
                 continue
-            ks = keys + s * n
-            pos = where[s * n + i] - 1
-            while pos >= 0 and (ks[pos] >> 32) == value:
-                j = <Py_ssize_t>(ks[pos] & 0xFFFFFFFFULL)    # j < i: rows ascend in a group
+            link = chain + s * n
+            j = link[i]
+            while j >= 0:
                 if kept[j]:
                     if counts[j] == 0:
                         touched[n_touched] = j
                         n_touched += 1
                     counts[j] += 1
-                pos -= 1
+                j = link[j]
         _sort_indices(touched, n_touched)
         _best_reset(&best)
         for q in range(n_touched):
             j = touched[q]
-            eq = counts[j]
+            _best_offer(&best, i, j, counts[j], permutations, threshold, set_offsets, set_values)
             counts[j] = 0
-            _best_offer(&best, i, j, eq, permutations, threshold, set_offsets, set_values)
         _best_write(&best, i, permutations, kept, duplicate_of, similarity, exact_jaccard)
-    free(keys)
-    free(tmp)
-    free(where)
+    free(chain)
+    free(tab_value)
+    free(tab_row)
     free(counts)
     free(touched)
     return CKN_OK
@@ -1300,11 +1273,9 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     cdef array.array exact = array.clone(_DOUBLE_TEMPLATE, n, False)
     cdef int status
     with nogil:
-        status = CKN_ENOMEM
-        if n < (<Py_ssize_t>1 << 32):   # row numbers are packed into 32 bits of the index keys
-            status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
-                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
-                                    exact.data.as_doubles)
+        status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                exact.data.as_doubles)
         if status == CKN_ENOMEM:    # no scratch memory: the all-pairs kernel needs none
             status = minhash_dedup(sig, n, perms, t, off, val, kept.data.as_uchars,
                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,

@@ -558,9 +558,9 @@ def test_indexed_dedup_matches_reference_on_a_large_pool_with_near_duplicates():
         _check_dedup(sigs.tolist(), threshold, sets)
 
 
-def test_indexed_dedup_matches_reference_past_the_wide_radix_digits():
-    # 2,100 rows: the inverted index sorts them with 11-bit digits (8-bit below 2,048 rows);
-    # slot values spread over all 31 bits and repeat, so every digit and tie order matters.
+def test_indexed_dedup_matches_reference_with_many_rows_sharing_few_values():
+    # 2,100 rows over 40 slot values spread across all 31 bits: long chains of rows with equal
+    # values in the inverted index and long probe runs in its per-slot table (8,192 entries).
     rnd = random.Random(2100)
     values = [rnd.randrange(PRIME) for _ in range(40)]
     sigs = [[rnd.choice(values) for _ in range(2)] for _ in range(2100)]
