@@ -63,7 +63,7 @@ cdef hash_t minhash_fnv1a64(const unsigned char* data, Py_ssize_t n) noexcept no
     return h
 
 
-cdef hash_t minhash_mix64(hash_t z) noexcept nogil:
+cdef inline hash_t _mix64(hash_t z) noexcept nogil:
     z = z ^ (z >> 30)
     z = z * 0xBF58476D1CE4E5B9ULL
     z = z ^ (z >> 27)
@@ -71,11 +71,23 @@ cdef hash_t minhash_mix64(hash_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline slot_t _mod_p(hash_t s) noexcept nogil:
+    # s mod p by two Mersenne folds (2**31 = p + 1) and one conditional subtraction: the first
+    # fold leaves < 2**33 + 2**31, the second < 2**31 + 5.
+    cdef uint64_t t = (s & <uint64_t>_P) + (s >> 31)
+    t = (t & <uint64_t>_P) + (t >> 31)
+    return <slot_t>(t - <uint64_t>_P if t >= <uint64_t>_P else t)
+
+
+cdef hash_t minhash_mix64(hash_t z) noexcept nogil:
+    return _mix64(z)
+
+
 cdef hash_t minhash_shingle_hash(const hash_t* term_hashes, Py_ssize_t n) noexcept nogil:
     cdef hash_t s = 0
     cdef Py_ssize_t i
     for i in range(n):
-        s = minhash_mix64(s ^ term_hashes[i])
+        s = _mix64(s ^ term_hashes[i])
     return s
 
 
@@ -105,9 +117,18 @@ cdef Py_ssize_t minhash_shingles(const hash_t* term_hashes, Py_ssize_t n_terms,
         return CKN_EINVAL
     cdef Py_ssize_t count = minhash_shingle_count(n_terms, shingle_size)
     cdef Py_ssize_t width = shingle_size if shingle_size < n_terms else n_terms
-    cdef Py_ssize_t k
+    cdef Py_ssize_t k, i
+    cdef hash_t h
+    if width == 3:  # the default shingle size, unrolled
+        for k in range(count):
+            out[k] = _mod_p(_mix64(_mix64(_mix64(term_hashes[k]) ^ term_hashes[k + 1])
+                                   ^ term_hashes[k + 2]))
+        return count
     for k in range(count):
-        out[k] = <slot_t>(minhash_shingle_hash(term_hashes + k, width) % <uint64_t>_P)
+        h = 0
+        for i in range(width):
+            h = _mix64(h ^ term_hashes[k + i])
+        out[k] = _mod_p(h)
     return count
 
 
