@@ -37,7 +37,7 @@ from libc.string cimport memchr, memcpy, memset
 
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
-__all__ = ["LineScanner", "NON_ASCII", "SPACED_OUT"]
+__all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT"]
 
 
 cdef extern from "Python.h":
@@ -128,7 +128,73 @@ cdef extern from *:
     uint64_t ckn_ls_hash(const uint8_t* p, int64_t n) noexcept nogil
 
 
+cdef extern from *:
+    """
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #include <immintrin.h>
+    /* _translate_line for the whole 64-byte blocks of a one-byte-per-code-point line, 32 bytes
+       per step: the special bits from two 16-entry shuffles (lut[128:144]: for each low nibble,
+       the bit 1 << h of every high nibble h < 8 whose byte is plain; lut[144:160]: 1 << h for
+       h < 8, 0 above, so a byte >= 128 is special), the table bytes from eight 16-entry
+       shuffles (lut[16h:16h + 16] = table[16h:16h + 16]), one per high nibble. Returns how many
+       bytes it did (a multiple of 64). */
+    __attribute__((target("avx2")))
+    static int64_t ckn_ls_translate_avx2(const uint8_t* d, int64_t n, const uint8_t* lut,
+                                         uint8_t* work, uint64_t* special) {
+        const __m256i nibble = _mm256_set1_epi8(0x0F);
+        const __m256i zero = _mm256_setzero_si256();
+        const __m256i lo_plain = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 128)));
+        const __m256i hi_bit = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 144)));
+        __m256i rows[8];
+        int64_t k;
+        int h, half;
+        for (h = 0; h < 8; h++)
+            rows[h] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 16 * h)));
+        for (k = 0; k + 64 <= n; k += 64) {
+            uint64_t bits = 0;
+            for (half = 0; half < 2; half++) {
+                __m256i x = _mm256_loadu_si256((const __m256i*)(d + k + 32 * half));
+                __m256i lo = _mm256_and_si256(x, nibble);
+                __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+                __m256i plain = _mm256_and_si256(_mm256_shuffle_epi8(lo_plain, lo),
+                                                 _mm256_shuffle_epi8(hi_bit, hi));
+                __m256i t = zero;
+                uint32_t sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(plain, zero));
+                for (h = 0; h < 8; h++)
+                    t = _mm256_blendv_epi8(t, _mm256_shuffle_epi8(rows[h], lo),
+                                           _mm256_cmpeq_epi8(hi, _mm256_set1_epi8((char)h)));
+                _mm256_storeu_si256((__m256i*)(work + k + 32 * half), t);
+                bits |= (uint64_t)sp << (32 * half);
+            }
+            special[k >> 6] = bits;
+        }
+        return k;
+    }
+    static int ckn_ls_have_avx2(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    #else
+    static int64_t ckn_ls_translate_avx2(const uint8_t* d, int64_t n, const uint8_t* lut,
+                                         uint8_t* work, uint64_t* special) {
+        (void)d; (void)n; (void)lut; (void)work; (void)special;
+        return 0;
+    }
+    static int ckn_ls_have_avx2(void) { return 0; }
+    #endif
+    """
+    int64_t ckn_ls_translate_avx2(const uint8_t* d, int64_t n, const uint8_t* lut, uint8_t* work,
+                                  uint64_t* special) noexcept nogil
+    int ckn_ls_have_avx2() noexcept nogil
+
+
 ckn_ls_init_masks()
+
+import os as _os
+
+# Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path, for tests).
+cdef bint _USE_AVX2 = ckn_ls_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
+SIMD = "avx2" if _USE_AVX2 else "portable"
 
 cdef enum:
     _HASH_READ = 24  # ckn_ls_hash may read this many bytes from the start of a word
@@ -138,6 +204,7 @@ ctypedef struct _Plan:
     const uint8_t* table        # 256 bytes: the word table of ``_ascii_plan`` (0 from 128 on)
     const uint8_t* special      # 256 flags: not a plain character (a word character of both
                                 # views, in no set or marker); every code point >= 128 is one
+    const uint8_t* lut          # 160 bytes: the shuffle tables of ckn_ls_translate_avx2
     const uint8_t* dropped      # 128 flags: in-word punctuation left out of the second view
     const uint8_t* simple       # 128 flags: a break in both views, in no set or marker
     const uint8_t* flags        # 128 bytes: _MARKER_START, _SENTENCE_MARK
@@ -323,10 +390,13 @@ cdef void _translate_line(const ucs_t* d, index_t n, const _Plan* plan, uint8_t*
     character, for k < n, and bit n set (the end). No branch per character: O(n)."""
     cdef const uint8_t* table = plan.table
     cdef const uint8_t* flags = plan.special
-    cdef index_t w, k, base, full = n >> 6
+    cdef index_t w, k, base, full = n >> 6, done = 0
     cdef uint64_t acc
     cdef uint32_t c
-    for w in range(full):
+    if ucs_t is uint8_t:
+        if _USE_AVX2:
+            done = ckn_ls_translate_avx2(d, n, plan.lut, work, special) >> 6
+    for w in range(done, full):
         base = w << 6
         acc = 0
         for k in range(64):
@@ -627,7 +697,7 @@ cdef class LineScanner:
     Rule bits are bits 0 to 125 of a 128-bit mask (``SPACED_OUT``, ``NON_ASCII`` above them).
     """
 
-    cdef bytes _table, _dropped, _simple, _special, _flags, _pairs, _pair_masks, _slots, _filter, _char_groups, _needs
+    cdef bytes _table, _dropped, _simple, _special, _lut, _flags, _pairs, _pair_masks, _slots, _filter, _char_groups, _needs
     cdef index_t _first_need[127]
     cdef _Plan _plan
 
@@ -706,6 +776,13 @@ cdef class LineScanner:
         self._special = bytes(
             bool(_is_space(table[c]) or self._dropped[c] or self._flags[c]
                  or per_char[2 * c] or per_char[2 * c + 1]) for c in range(128)) + b"\x01" * 128
+        lut = bytearray(self._table[:128]) + bytearray(32)
+        for c in range(128):
+            if not self._special[c]:
+                lut[128 + (c & 15)] |= 1 << (c >> 4)
+        for h in range(8):
+            lut[144 + h] = 1 << h
+        self._lut = bytes(lut)
         self._simple = bytes(
             bool(_is_space(table[c]) and not self._dropped[c] and not self._flags[c]
                  and not per_char[2 * c] and not per_char[2 * c + 1]) for c in range(128))
@@ -726,6 +803,7 @@ cdef class LineScanner:
         self._plan.dropped = <const uint8_t*><const char*>self._dropped
         self._plan.special = <const uint8_t*><const char*>self._special
         self._plan.simple = <const uint8_t*><const char*>self._simple
+        self._plan.lut = <const uint8_t*><const char*>self._lut
         self._plan.pairs = <const uint8_t*><const char*>self._pairs
         self._plan.flags = <const uint8_t*><const char*>self._flags
         self._plan.pair_masks = <const uint64_t*><const char*>self._pair_masks
