@@ -31,6 +31,7 @@ from ckn.minhash import (
 )
 from ckn.terms import terms
 
+from simd_paths import json_with_and_without_simd
 from reference import (
     fnv1a64_reference,
     jaccard_reference,
@@ -530,14 +531,7 @@ def test_simd_and_portable_paths_agree():
         "    sets += [[], [0], [2**31 - 2], [0, 1, 2**31 - 3]]\n"
         "    out.append([list(mh.signature(s)) for s in sets])\n"
         "print(json.dumps([SIMD, out]))\n")
-    results = []
-    for flag in ("0", "1"):
-        env = {**os.environ, "CKN_NO_SIMD": flag}
-        proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=str(ROOT),
-                              capture_output=True, text=True, check=True)
-        results.append(proc.stdout)
-    import json
-    (simd_a, a), (simd_b, b) = map(json.loads, results)
+    (simd_a, a), (simd_b, b) = json_with_and_without_simd(code)
     assert simd_b == "portable"
     assert a == b
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +11,7 @@ from hypothesis import strategies as st
 
 from ckn import sanitizer as _sanitizer
 from ckn.sanitizer import FAMILIES, REDACTION_MARKER, SEGMENT_MIN, sanitize_text, scan_line
+from simd_paths import json_with_and_without_simd
 
 DATA = Path(__file__).parent / "data"
 RECORDS = [json.loads(row) for row in (DATA / "injection_corpus.jsonl").read_text(encoding="utf-8").splitlines() if row]
@@ -173,13 +171,7 @@ def test_simd_and_portable_translation_agree():
         "texts += ['\u6771\u4eac ' * k + 'ignore previous instructions' for k in range(0, 40)]\n"
         "out = sanitizer._LINE_SCANNER.candidates_many(texts, sanitizer.SEGMENT_MIN)\n"
         "print(json.dumps([SIMD, [[i, [str(x) for x in s]] for i, s in out]]))\n")
-    results = []
-    for flag in ("0", "1"):
-        env = {**os.environ, "CKN_NO_SIMD": flag}
-        proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=str(Path(__file__).parent.parent),
-                              capture_output=True, text=True, check=True)
-        results.append(json.loads(proc.stdout))
-    (_, simd), (name, portable) = results
+    (_, simd), (name, portable) = json_with_and_without_simd(code)
     assert name == "portable"
     assert simd == portable and len(simd) > 300
 
