@@ -16,8 +16,8 @@ after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the P
   word views; ``_ascii_plan`` builds the second only when it sees a disguise). Table words are
   kept as 64-bit hashes (``ckn_ls_hash``) in an open-addressing table (behind an 8 KiB bit
   filter), each with the bit set of the rules it anchors (128 bits) and of the requirement
-  groups it belongs to; the segment's bit set tells Python which rules to run. A hash collision or the extra view
-  only adds rules.
+  groups it belongs to; the segment's bit set tells Python which rules to run. A hash
+  collision or the extra view only adds rules.
 * requirements (``sanitizer._needs_of``): word sets, character sets and a set for the first word
   of a view; each set is one group bit, set when one of its words or characters occurs; a rule
   bit survives when one of its ways to meet them holds. Group bits (128) are shared modulo 128
@@ -143,8 +143,10 @@ cdef extern from *:
                                          uint8_t* work, uint64_t* special) {
         const __m256i nibble = _mm256_set1_epi8(0x0F);
         const __m256i zero = _mm256_setzero_si256();
-        const __m256i lo_plain = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 128)));
-        const __m256i hi_bit = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 144)));
+        const __m256i lo_plain =
+            _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 128)));
+        const __m256i hi_bit =
+            _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 144)));
         __m256i rows[8];
         int64_t k;
         int h, half;

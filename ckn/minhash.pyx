@@ -466,9 +466,9 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     # only the earlier rows that share at least one slot value with it (its equal-slot count
     # with every other row is 0, which never qualifies nor raises the maximum). The candidates
     # are then examined in ascending row order, exactly as minhash_dedup's loop does.
-    # O(n * permutations) expected. Returns CKN_OK, CKN_ENOMEM if scratch memory is unavailable
-    # (nothing written; the caller falls back to minhash_dedup), or CKN_EINVAL like
-    # minhash_dedup.
+    # O(n * permutations + the (row, earlier row, slot) triples with equal values). Returns
+    # CKN_OK, CKN_ENOMEM if scratch memory is unavailable (nothing written; the caller falls
+    # back to minhash_dedup), or CKN_EINVAL like minhash_dedup.
     if n < 0 or permutations < 1 or not (threshold > 0.0 and threshold <= 1.0):
         return CKN_EINVAL
     if n == 0:
@@ -499,7 +499,7 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
             tab_row[h] = -1
         for i in range(n):
             value = signatures[i * permutations + s]
-            h = <Py_ssize_t>((<uint32_t>value * 0x9E3779B1U) >> (32 - bits))
+            h = <Py_ssize_t>((<uint64_t>value * 0x9E3779B97F4A7C15ULL) >> (64 - bits))
             while tab_row[h] >= 0 and tab_value[h] != value:
                 h = (h + 1) & (size - 1)
             link[i] = tab_row[h]
