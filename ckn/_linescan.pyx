@@ -212,7 +212,7 @@ ctypedef struct _Plan:
     const uint8_t* flags        # 128 bytes: _MARKER_START, _SENTENCE_MARK
     const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
     const uint64_t* pair_masks  # (lo, hi) pairs
-    const uint64_t* slots       # _SLOT words each (_word_bits), never full
+    const uint64_t* slots       # _SLOT words each (_hash_bits), never full
     uint64_t slot_mask
     const uint64_t* filter      # _FILTER_WORDS words: a bit per table hash (_maybe_in_table)
     index_t max_len             # longest table word (bytes)
@@ -235,15 +235,19 @@ cdef inline bint _maybe_in_table(const uint64_t* filter, uint64_t h) noexcept no
     return (filter[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline void _word_bits(const _Plan* plan, const uint8_t* word, index_t length,
-                            _Mask* mask, _Mask* groups) noexcept nogil:
-    """OR the rule bits of the ``length`` bytes at ``word`` into ``mask`` and its group bits
-    into ``groups`` (nothing when it is not in the table; ``ckn_ls_hash`` reads past the word).
-    Slots are (hash, rule bits lo, rule bits hi, group bits lo, group bits hi)."""
-    if length > plan.max_len:
-        return
-    cdef uint64_t h = ckn_ls_hash(word, length)
-    if not _maybe_in_table(plan.filter, h):
+cdef inline uint64_t _table_hash(const _Plan* plan, const uint8_t* word,
+                                 index_t length) noexcept nogil:
+    """``ckn_ls_hash`` of the ``length`` bytes at ``word`` (it reads past them), or 0 when the
+    word is longer than every table word."""
+    return 0 if length > plan.max_len else ckn_ls_hash(word, length)
+
+
+cdef inline void _hash_bits(const _Plan* plan, uint64_t h, _Mask* mask,
+                            _Mask* groups) noexcept nogil:
+    """OR the rule bits of the table word with hash ``h`` into ``mask`` and its group bits into
+    ``groups`` (nothing when no table word has that hash, or ``h`` is 0). Slots are (hash, rule
+    bits lo, rule bits hi, group bits lo, group bits hi)."""
+    if h == 0 or not _maybe_in_table(plan.filter, h):
         return
     cdef const uint64_t* slots = plan.slots
     cdef uint64_t slot_mask = plan.slot_mask
@@ -258,15 +262,15 @@ cdef inline void _word_bits(const _Plan* plan, const uint8_t* word, index_t leng
         i = (i + 1) & slot_mask
 
 
-cdef inline void _end_word(const _Plan* plan, const uint8_t* word, index_t length, bint* first,
-                           _Mask* mask, _Mask* groups, _Mask* first_groups) noexcept nogil:
-    """A word view's word of ``length`` > 0 bytes at ``word`` has ended: its rule bits into
-    ``mask``, its group bits into ``groups``, and into ``first_groups`` when it is the view's
-    first word (``first``, cleared here)."""
+cdef inline void _end_word(const _Plan* plan, uint64_t h, bint* first, _Mask* mask,
+                           _Mask* groups, _Mask* first_groups) noexcept nogil:
+    """A word view's word (``_table_hash`` ``h``) has ended: its rule bits into ``mask``, its
+    group bits into ``groups``, and into ``first_groups`` when it is the view's first word
+    (``first``, cleared here)."""
     cdef _Mask g
     g.lo = 0
     g.hi = 0
-    _word_bits(plan, word, length, mask, &g)
+    _hash_bits(plan, h, mask, &g)
     groups.lo |= g.lo
     groups.hi |= g.hi
     if first[0]:
@@ -438,7 +442,7 @@ cdef _Mask _span_mask(
     then copied into a buffer."""
     cdef index_t s = start - line, e = end - line, p, ws1 = s, prev = s, len1, len2 = 0
     cdef index_t singles = 0, w
-    cdef uint64_t pending
+    cdef uint64_t pending, h
     cdef _Mask mask
     cdef _Mask groups, first_groups
     groups.lo = groups.hi = first_groups.lo = first_groups.hi = 0
@@ -472,8 +476,9 @@ cdef _Mask _span_mask(
             len1 = p - ws1
             if len1:
                 singles += len1 == 1 and _is_lower(work[p - 1])
-                if len1 <= max_len and _maybe_in_table(filter, ckn_ls_hash(work + ws1, len1)):
-                    _end_word(plan, work + ws1, len1, &first1, &mask, &groups, &first_groups)
+                h = _table_hash(plan, work + ws1, len1)
+                if h and _maybe_in_table(filter, h):
+                    _end_word(plan, h, &first1, &mask, &groups, &first_groups)
                 else:  # not a table word: no bits
                     first1 = False
             ws1 = prev = p + 1
@@ -504,12 +509,14 @@ cdef _Mask _span_mask(
             len1 = p - ws1
             singles += len1 == 1 and _is_lower(work[p - 1])
             if len1:
-                _end_word(plan, work + ws1, len1, &first1, &mask, &groups, &first_groups)
+                _end_word(plan, _table_hash(plan, work + ws1, len1), &first1, &mask, &groups,
+                          &first_groups)
             ws1 = p + 1
         if not dropped[c] and not same:
             if _is_space(t):  # both views are between words again, with the same words ended
                 if len2:
-                    _end_word(plan, word2, len2, &first2, &mask, &groups, &first_groups)
+                    _end_word(plan, _table_hash(plan, word2, len2), &first2, &mask, &groups,
+                              &first_groups)
                 same = True
             else:
                 len2 = _append(word2, len2, &t, 1)
@@ -518,11 +525,13 @@ cdef _Mask _span_mask(
             e = p + 1
             break
     if e > ws1:
-        _end_word(plan, work + ws1, e - ws1, &first1, &mask, &groups, &first_groups)
+        _end_word(plan, _table_hash(plan, work + ws1, e - ws1), &first1, &mask, &groups,
+                  &first_groups)
     if not same:
         len2 = _append(word2, len2, work + prev, e - prev)
         if len2:
-            _end_word(plan, word2, len2, &first2, &mask, &groups, &first_groups)
+            _end_word(plan, _table_hash(plan, word2, len2), &first2, &mask, &groups,
+                      &first_groups)
     # A spaced-out run has at least three single-letter words (the fourth letter may end a word
     # such as "e2"); most segments have fewer, and the search is skipped.
     if singles >= 3 and _spaced_out(work + s, e - s):
@@ -558,7 +567,7 @@ cdef void _substring_bits(const _Plan* plan, uint8_t* work, index_t j, _Mask* ma
     for a in range(n):
         stop = min(n, a + plan.max_len)
         for b in range(a, stop):
-            _word_bits(plan, work + a, b - a + 1, &found, groups)
+            _hash_bits(plan, ckn_ls_hash(work + a, b - a + 1), &found, groups)
     mask.lo |= found.lo & plan.substring_mask.lo
     mask.hi |= found.hi & plan.substring_mask.hi
 
