@@ -33,7 +33,7 @@ running a regex, and the Python rules decide every segment it keeps. The test-su
 
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcpy, memset
+from libc.string cimport memchr, memcpy
 
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
