@@ -254,20 +254,45 @@ cdef int _double_buffer(object x, Py_buffer* view, Py_ssize_t d, bint explicit_o
 
 
 cdef bint _copy_finite_rows(Py_buffer* views, double** rows, Py_ssize_t m, Py_ssize_t d) noexcept nogil:
-    """Copy each buffer's d doubles into its row; False if any value is not finite (all
-    exponent bits set: inf or NaN), tested on the copied bit patterns so the loop vectorises."""
-    cdef Py_ssize_t k, i
-    cdef const uint64_t* bits
-    cdef uint64_t special = 0
+    """Copy each buffer's d doubles into its row; False if any value is not finite (checked
+    on the copies, see ``_all_finite``)."""
+    cdef Py_ssize_t k
+    cdef bint finite = True
     for k in range(m):
         memcpy(rows[k], views[k].buf, d * sizeof(double))
-        bits = <const uint64_t*>rows[k]
-        for i in range(d):
-            special |= (bits[i] & 0x7FF0000000000000ULL) == 0x7FF0000000000000ULL
+        finite &= _all_finite(rows[k], d)
+    return finite
+
+
+cdef bint _all_finite(const double* x, Py_ssize_t d) noexcept nogil:
+    """True if no value is inf or NaN (all exponent bits set), tested on the bit patterns so
+    the loop vectorises."""
+    cdef const uint64_t* bits = <const uint64_t*>x
+    cdef uint64_t special = 0
+    cdef Py_ssize_t i
+    for i in range(d):
+        special |= (bits[i] & 0x7FF0000000000000ULL) == 0x7FF0000000000000ULL
     return special == 0
 
 
-def candidate_columns(raw, Py_ssize_t dim):
+cdef bint _check_and_score(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,
+                           double* out, unsigned char* status, double* scratch) noexcept nogil:
+    """Rows with status 3 (buffers read in place) must be finite: False if one is not. Then
+    ``_cosine_all`` over the rows, in batches of 32 so each batch is checked and scored while
+    it is in cache (every row's sums are independent, so batching changes no value)."""
+    cdef Py_ssize_t k0, k, m
+    for k0 in range(0, n, 32):
+        m = n - k0 if n - k0 < 32 else 32
+        for k in range(k0, k0 + m):
+            if status[k] == 3:
+                if not _all_finite(rows[k], d):
+                    return False
+                status[k] = 0
+        _cosine_all(q, d, rows + k0, m, out + k0, status + k0, scratch)
+    return True
+
+
+def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None):
     """The common case of SPEC §3 candidate validation in one pass, or ``None``.
 
     ``raw`` must be a list of exact dicts, each with an exact non-empty str ``id`` (all
@@ -281,11 +306,18 @@ def candidate_columns(raw, Py_ssize_t dim):
     buffers are held open, then checked and copied in one pass with the GIL released.
 
     Returns ``(ids, tokens, texts, embeddings)``: four lists, ``embeddings[k]`` a new
-    ``array('d')`` or ``None``.
+    ``array('d')`` or ``None``. With ``query`` (an ``array('d')`` of ``dim`` values) the fourth
+    list holds instead each embedding's ``cosine_scores`` value (``None`` stays ``None``): the
+    buffers are checked and scored in place, float lists copied into one block, no row arrays
+    are made; ``fallback(k, row)`` scores a row the kernel leaves to Python (a squared norm out
+    of range, see ``_cosine_all``).
     """
     if type(raw) is not list:
         return None
-    cdef Py_ssize_t n = PyList_GET_SIZE(raw), k, held = 0
+    cdef bint score = query is not None
+    if score and (query.ob_descr.typecode != b"d" or len(query) != dim or dim == 0):
+        raise ValueError("candidate_columns: expected query as array('d') of dim > 0 values")
+    cdef Py_ssize_t n = PyList_GET_SIZE(raw), k, held = 0, listed = 0
     cdef list ids = [None] * n, tokens = [None] * n, texts = [None] * n
     cdef list embeddings = [None] * n
     cdef array.array row
@@ -295,11 +327,17 @@ def candidate_columns(raw, Py_ssize_t dim):
     cdef PyObject* ptext
     cdef PyObject* pemb
     cdef bint finite
-    # Buffers held open until the copy pass (at most one per candidate) and their rows.
-    cdef Py_buffer* views = <Py_buffer*>malloc((n if n > 0 else 1) * sizeof(Py_buffer))
-    cdef double** rows = <double**>malloc((n if n > 0 else 1) * sizeof(double*))
+    cdef Py_ssize_t size = n if n > 0 else 1
+    # Buffers held open until the copy pass (at most one per candidate); the rows: copy
+    # targets by buffer (columns), or every candidate's doubles with its status (scores).
+    cdef Py_buffer* views = <Py_buffer*>malloc(size * sizeof(Py_buffer))
+    cdef double** rows = <double**>malloc(size * sizeof(double*))
+    cdef unsigned char* status = <unsigned char*>malloc(size) if score else NULL
+    cdef double* values = <double*>malloc(size * sizeof(double)) if score else NULL
+    cdef double* block = NULL          # score mode: the float lists' doubles, one row each
+    cdef array.array scratch
     try:
-        if views == NULL or rows == NULL:
+        if views == NULL or rows == NULL or (score and (status == NULL or values == NULL)):
             raise MemoryError()
         for k in range(n):
             c = PyList_GET_ITEM(raw, k)
@@ -317,38 +355,76 @@ def candidate_columns(raw, Py_ssize_t dim):
             if not PyUnicode_CheckExact(ptext):
                 return None
             pemb = PyDict_GetItem(<object>c, "embedding")
+            if score:
+                status[k] = 2                                    # no embedding: None
             if pemb != NULL and pemb != Py_None:
                 if dim == 0:
                     return None
                 if PyList_CheckExact(pemb):
                     if PyList_GET_SIZE(<object>pemb) != dim:
                         return None
-                    row = array.clone(_DOUBLE_TEMPLATE, dim, False)
-                    if not _float_row(<object>pemb, row.data.as_doubles, dim):
-                        return None
+                    if score:
+                        if block == NULL:
+                            block = <double*>malloc((n - k) * dim * sizeof(double))
+                            if block == NULL:
+                                raise MemoryError()
+                        rows[k] = block + listed * dim
+                        listed += 1
+                        if not _float_row(<object>pemb, rows[k], dim):
+                            return None
+                        status[k] = 0
+                    else:
+                        row = array.clone(_DOUBLE_TEMPLATE, dim, False)
+                        if not _float_row(<object>pemb, row.data.as_doubles, dim):
+                            return None
+                        embeddings[k] = row
                 elif _double_buffer(<object>pemb, &views[held], dim, True):
                     held += 1  # released in ``finally`` from now on, even if clone fails
-                    row = array.clone(_DOUBLE_TEMPLATE, dim, False)
-                    rows[held - 1] = row.data.as_doubles
+                    if score:
+                        rows[k] = <double*>views[held - 1].buf
+                        status[k] = 3                            # to check, in place
+                    else:
+                        row = array.clone(_DOUBLE_TEMPLATE, dim, False)
+                        rows[held - 1] = row.data.as_doubles
+                        embeddings[k] = row
                 else:  # not a float64 buffer of dim values: the Python checks decide
                     return None
-                embeddings[k] = row
             ids[k] = <object>pid
             tokens[k] = <object>ptok
             texts[k] = <object>ptext
-        if held * dim >= NOGIL_MIN_WORK:
+        if score:
+            scratch = array.clone(_DOUBLE_TEMPLATE, 3 * 32 + 1, False)
+            if n * dim >= NOGIL_MIN_WORK:
+                with nogil:
+                    finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows,
+                                              n, values, status, scratch.data.as_doubles)
+            else:
+                finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows, n,
+                                          values, status, scratch.data.as_doubles)
+        elif held * dim >= NOGIL_MIN_WORK:
             with nogil:
                 finite = _copy_finite_rows(views, rows, held, dim)
         else:
             finite = _copy_finite_rows(views, rows, held, dim)
         if not finite or len(set(ids)) != n:
             return None
+        if score:
+            for k in range(n):
+                if status[k] == 0:
+                    embeddings[k] = values[k]
+                elif status[k] == 1:
+                    row = array.clone(_DOUBLE_TEMPLATE, dim, False)
+                    memcpy(row.data.as_doubles, rows[k], dim * sizeof(double))
+                    embeddings[k] = fallback(k, row)
         return ids, tokens, texts, embeddings
     finally:
         for k in range(held):
             PyBuffer_Release(&views[k])
         free(views)
         free(rows)
+        free(status)
+        free(values)
+        free(block)
 
 
 cdef void _cosine_sums(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,

@@ -183,7 +183,7 @@ class Packer:
     def _pool(self, pool, fields) -> _Columns:
         if pool is None:
             pool = {}
-        return _parse_columns(pool, {**self._explicit, **fields})
+        return _parse_columns(pool, {**self._explicit, **fields}, cosine=True)
 
     def _hasher(self, permutations: int) -> MinHasher:
         hasher = self._hashers.get(permutations)
@@ -236,6 +236,8 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     bm25 = bm25_scores_hashed(scanned, text_hashes(cols.query), k1=params.bm25_k1, b=params.bm25_b)
     if cols.query_embedding is None:
         dense = None
+    elif cols.dense is not None:  # scored while validating (the common input shapes)
+        dense = cols.dense
     else:  # validated arrays: read in place, one pass with the GIL released
         dense = cosine_scores(cols.query_embedding, cols.embeddings)
     # The ranks come from rank_positions and the parameters were validated: skip the checks.

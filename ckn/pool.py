@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .errors import InputError, InputTypeError
 from .params import PARAMETER_NAMES, Params, closest_name
+from .similarity import score_fallback
 
 from . import _dense  # compiled one-pass paths for float lists and float64 buffers
 
@@ -143,14 +144,21 @@ def _candidate(i: int, c, has_query_embedding: bool, dim: int) -> Candidate:
 class _Columns:
     """A validated pool as columns (the pipeline's internal form; :func:`parse_pool` builds
     the public :class:`Pool` from it): ``embeddings`` holds one ``array('d')`` or ``None`` per
-    candidate (``None`` for every candidate when the pool has no query embedding)."""
+    candidate (``None`` for every candidate when the pool has no query embedding), or is
+    ``None`` when ``dense`` holds the cosine scores already (``_parse_columns(cosine=True)``);
+    else ``dense`` is ``None``."""
 
-    __slots__ = ("query", "query_embedding", "ids", "tokens", "texts", "embeddings", "params")
+    __slots__ = ("query", "query_embedding", "ids", "tokens", "texts", "embeddings", "dense",
+                 "params")
 
 
 def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
-                   base: Params | None = None) -> _Columns:
-    """:func:`parse_pool`'s validation, same checks in the same order, into :class:`_Columns`."""
+                   base: Params | None = None, cosine: bool = False) -> _Columns:
+    """:func:`parse_pool`'s validation, same checks in the same order, into :class:`_Columns`.
+
+    With ``cosine``, the compiled pass may also score the embeddings against the query (the
+    values of ``ckn.similarity.cosine_scores``) straight from the input, without making the
+    per-candidate arrays: then ``dense`` holds the scores and ``embeddings`` is ``None``."""
     if not isinstance(data, Mapping):
         raise InputTypeError("", f"the pool must be a JSON object, got {_json_type(data)}")
     _check_top_level_keys(data)
@@ -179,6 +187,13 @@ def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
     out.query, out.query_embedding, out.params = query, query_embedding, params
     # The compiled pass takes the common case (JSON-shaped dicts, float lists) whole; any
     # other input goes through the checks below, which accept it or raise the exact error.
+    out.dense = None
+    if _dense is not None and cosine and has_qe:
+        fast = _dense.candidate_columns(raw, dim, query_embedding, score_fallback(query_embedding))
+        if fast is not None:
+            out.ids, out.tokens, out.texts, out.dense = fast
+            out.embeddings = None
+            return out
     fast = _dense.candidate_columns(raw, dim) if _dense is not None else None
     if fast is not None:
         out.ids, out.tokens, out.texts, out.embeddings = fast

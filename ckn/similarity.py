@@ -13,7 +13,7 @@ largest magnitude, which leaves the cosine unchanged.
 """
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .errors import CknTypeError, CknValueError
 
@@ -134,21 +134,28 @@ def cosine_scores(query: Vector, embeddings: Iterable[Vector | None], /) -> list
     """
     embeddings = list(embeddings)
     if _dense is not None:
-        prepared: list = []
-
-        def fallback(i: int, embedding: Vector) -> float:
-            if not prepared:
-                q = _as_list(query, "query")
-                prepared.extend((q, not any(q), _dot(q, q)))
-            return _score(*prepared, i, embedding)
-
-        fast = _dense.cosine_scores(query, embeddings, fallback)
+        fast = _dense.cosine_scores(query, embeddings, score_fallback(query))
         if fast is not None:
             return fast
     q = _as_list(query, "query")
     q_zero = not any(q)
     q_sq = _dot(q, q)
     return [None if e is None else _score(q, q_zero, q_sq, i, e) for i, e in enumerate(embeddings)]
+
+
+def score_fallback(query: Vector) -> Callable[[int, Vector], float]:
+    """``f(i, embedding)``: entry ``i`` of ``cosine_scores(query, ...)`` the Python way (and
+    its errors), for the rows the compiled kernels leave to Python; the query is read once,
+    on first use."""
+    prepared: list = []
+
+    def fallback(i: int, embedding: Vector) -> float:
+        if not prepared:
+            q = _as_list(query, "query")
+            prepared.extend((q, not any(q), _dot(q, q)))
+        return _score(*prepared, i, embedding)
+
+    return fallback
 
 
 def _score(q: Sequence[float], q_zero: bool, q_sq: float, i: int, embedding: Vector) -> float:

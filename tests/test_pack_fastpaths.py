@@ -52,6 +52,8 @@ def columns(pool):
 
 # --- pool validation: one compiled pass == the Python checks -----------------------------------
 
+COMPONENT_VALUES = st.floats(allow_nan=False, allow_infinity=False, width=64) | st.sampled_from(
+    [0.0, -0.0, 1e-300, 1e300, 5e-324, 1e-160])
 BAD_NUMBER = st.sampled_from([math.nan, math.inf, -math.inf, True, False, "1", None, [1.0],
                               {"a": 1}, 2**1100, -2**1100, 10**400, b"x"])
 GOOD_NUMBER = (st.floats(allow_nan=False, allow_infinity=False) | st.integers(-2**70, 2**70)
@@ -202,6 +204,63 @@ def test_double_buffers_are_copied_exactly_above_the_nogil_threshold():
         InputError, f"candidates[69].embedding[{dim - 1}]: expected a finite number, got nan")
 
 
+def scored_columns(pool):
+    """``_parse_columns(pool, cosine=True)`` as plain values: the scores where the compiled
+    pass took them, else the embeddings (then the pipeline scores them)."""
+    cols = pool_module._parse_columns(pool, cosine=True)
+    return (cols.ids, cols.tokens, cols.texts, cols.dense,
+            None if cols.embeddings is None else [None if e is None else e.tolist()
+                                                  for e in cols.embeddings])
+
+
+@given(raw_pools(), st.none() | st.lists(COMPONENT_VALUES, min_size=4, max_size=4))
+@settings(max_examples=300)
+def test_scoring_while_validating_equals_cosine_over_the_columns(pool, values):
+    # Same scores, bit for bit, as cosine_scores over the validated arrays; same errors.
+    for c in pool["candidates"]:  # maybe values that need the rescaling path, zeros, subnormals
+        if values and isinstance(c, dict) and isinstance(c.get("embedding"), list):
+            c["embedding"] = [values[i % 4] for i in range(len(c["embedding"]))]
+    got = outcome(scored_columns, pool)
+    want = outcome(columns, pool)
+    assert got[0] == want[0]
+    if got[0] != "ok":
+        assert got == want
+        return
+    ids, tokens, texts, dense, embeddings = got[1]
+    _, query, want_ids, want_tokens, want_texts, want_embeddings, _ = want[1]
+    assert (ids, tokens, texts) == (want_ids, want_tokens, want_texts)
+    if dense is None:  # the compiled pass declined: the pipeline scores the arrays
+        assert embeddings == [None if e is None else e[1] for e in want_embeddings]
+        return
+    assert embeddings is None and query is not None
+    arrays = [None if e is None else array.array("d", e[1]) for e in want_embeddings]
+    assert repr(dense) == repr(similarity.cosine_scores(array.array("d", query), arrays))
+
+
+def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
+    dim = 1024
+    rows = [[((k * dim + i) % 97) * 0.125 - 3.0 for i in range(dim)] for k in range(70)]
+    rows[5] = [0.0] * dim
+    rows[6] = [1e300] * dim          # squared norm out of range: the Python rescaling path
+    raw = [{"id": f"c{k}", "tokens": k, "text": "t",
+            "embedding": array.array("d", r) if k % 3 == 0 else (ctypes.c_double * dim)(*r)
+            if k % 3 == 1 else r} for k, r in enumerate(rows)]
+    raw[7]["embedding"] = None
+    query = array.array("d", [(i % 13) - 6.0 for i in range(dim)])
+    pool = {"query": "q", "query_embedding": query, "token_budget": 5, "candidates": raw}
+    cols = pool_module._parse_columns(pool, cosine=True)
+    want = similarity.cosine_scores(query, [None if c["embedding"] is None
+                                            else array.array("d", c["embedding"]) for c in raw])
+    assert cols.embeddings is None and repr(cols.dense) == repr(want)
+    assert want[5] == 0.0 and want[7] is None and want[6] is not None
+    for k in range(0, 70, 3):
+        raw[k]["embedding"].append(1.0)  # no export left behind
+        raw[k]["embedding"].pop()
+    raw[67]["embedding"][dim - 1] = math.inf   # a buffer row in the last batch
+    assert outcome(scored_columns, pool) == (
+        InputError, f"candidates[67].embedding[{dim - 1}]: expected a finite number, got inf")
+
+
 def test_unusable_buffers_are_input_errors():
     released = memoryview(array.array("d", [1.0, 2.0]))
     released.release()
@@ -218,8 +277,7 @@ def test_unusable_buffers_are_input_errors():
 
 # --- cosine over the pool's validated arrays ---------------------------------------------------
 
-COMPONENT = st.floats(allow_nan=False, allow_infinity=False, width=64) | st.sampled_from(
-    [0.0, -0.0, 1e-300, 1e300, 5e-324, 1e-160])
+COMPONENT = COMPONENT_VALUES
 
 
 @st.composite
