@@ -687,43 +687,56 @@ def gather_hashes(array.array values, array.array offsets, list rows, dict repla
     """The CSR ``(values, offsets)`` of ``rows``: row k is ``replaced[k]`` (an ``array('Q')``)
     if present, else ``values[offsets[rows[k]]:offsets[rows[k] + 1]]`` (``values``:
     ``array('Q')``, ``offsets``: ``array('q')``, as :func:`ckn.scanner.scan` makes them).
-    Returns ``(array('Q'), array('q'))``."""
+    Returns ``(array('Q'), array('q'))``; the copying runs with the GIL released."""
     if values.ob_descr.typecode != b"Q" or offsets.ob_descr.typecode != b"q":
         raise TypeError("gather_hashes: expected array('Q') values and array('q') offsets")
     cdef Py_ssize_t n = len(rows), k, r, total = 0, length, n_off = len(offsets)
     cdef Py_ssize_t n_val = len(values)
     cdef const int64_t* off = <const int64_t*>offsets.data.as_voidptr
+    cdef const uint64_t* src = <const uint64_t*>values.data.as_voidptr
     cdef array.array out_off = array.clone(_I64_TEMPLATE, n + 1, False)
     cdef int64_t* oo = <int64_t*>out_off.data.as_voidptr
-    cdef array.array rep
-    oo[0] = 0
-    for k in range(n):
-        if replaced and k in replaced:
-            rep = replaced[k]
-            if rep.ob_descr.typecode != b"Q":
-                raise TypeError("gather_hashes: expected array('Q') replacements")
-            length = len(rep)
+    cdef array.array rep, out
+    cdef uint64_t* ov
+    cdef const uint64_t** starts = <const uint64_t**>malloc((n if n > 0 else 1) * sizeof(uint64_t*))
+    if starts == NULL:
+        raise MemoryError()
+    try:
+        oo[0] = 0
+        for k in range(n):
+            if replaced and k in replaced:
+                rep = replaced[k]
+                if rep.ob_descr.typecode != b"Q":
+                    raise TypeError("gather_hashes: expected array('Q') replacements")
+                length = len(rep)
+                starts[k] = <const uint64_t*>rep.data.as_voidptr  # alive: held by replaced
+            else:
+                r = rows[k]
+                if not (0 <= r < n_off - 1) or not (0 <= off[r] <= off[r + 1] <= n_val):
+                    raise IndexError("gather_hashes: row out of range")
+                length = off[r + 1] - off[r]
+                starts[k] = src + off[r]
+            total += length
+            oo[k + 1] = total
+        out = array.clone(_U64_TEMPLATE, total, False)
+        ov = <uint64_t*>out.data.as_voidptr
+        if total >= NOGIL_MIN_WORK:
+            with nogil:
+                _copy_rows(ov, oo, starts, n)
         else:
-            r = rows[k]
-            if not (0 <= r < n_off - 1) or not (0 <= off[r] <= off[r + 1] <= n_val):
-                raise IndexError("gather_hashes: row out of range")
-            length = off[r + 1] - off[r]
-        total += length
-        oo[k + 1] = total
-    cdef array.array out = array.clone(_U64_TEMPLATE, total, False)
-    cdef uint64_t* ov = <uint64_t*>out.data.as_voidptr
-    cdef const uint64_t* src = <const uint64_t*>values.data.as_voidptr
+            _copy_rows(ov, oo, starts, n)
+        return out, out_off
+    finally:
+        free(starts)
+
+
+cdef void _copy_rows(uint64_t* out, const int64_t* offsets, const uint64_t** starts,
+                     Py_ssize_t n) noexcept nogil:
+    """out[offsets[k]:offsets[k + 1]] = starts[k][0:offsets[k + 1] - offsets[k]] for each k."""
+    cdef Py_ssize_t k
     for k in range(n):
-        length = oo[k + 1] - oo[k]
-        if length == 0:
-            continue
-        if replaced and k in replaced:
-            rep = replaced[k]
-            memcpy(ov + oo[k], rep.data.as_voidptr, length * sizeof(uint64_t))
-        else:
-            r = rows[k]
-            memcpy(ov + oo[k], src + off[r], length * sizeof(uint64_t))
-    return out, out_off
+        if offsets[k + 1] > offsets[k]:
+            memcpy(out + offsets[k], starts[k], (offsets[k + 1] - offsets[k]) * sizeof(uint64_t))
 
 
 cdef extern from *:

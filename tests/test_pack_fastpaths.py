@@ -377,6 +377,22 @@ def test_gather_hashes_equals_slicing(rows, data):
         _dense.gather_hashes(values, offsets, [len(rows)], {})
 
 
+def test_gather_hashes_copies_without_the_gil_above_the_threshold():
+    # 200,000 values: the copy runs in the nogil branch; replaced rows and empty rows mixed in.
+    rows = [list(range(k * 1000, k * 1000 + (k % 7) * 5000)) for k in range(12)]
+    values = array.array("Q", [h for r in rows for h in r])
+    offsets = array.array("q", [0])
+    for r in rows:
+        offsets.append(offsets[-1] + len(r))
+    pick = [11, 0, 3, 3, 6, 9, 1]
+    replaced = {2: array.array("Q", range(70_000)), 5: array.array("Q")}
+    got_values, got_offsets = _dense.gather_hashes(values, offsets, pick, replaced)
+    parts = [replaced[k].tolist() if k in replaced else rows[r] for k, r in enumerate(pick)]
+    assert got_values.tolist() == [h for p in parts for h in p]
+    assert got_offsets.tolist() == [sum(map(len, parts[:k])) for k in range(len(parts) + 1)]
+    assert len(got_values) > 65_536
+
+
 def test_build_chunks_equals_the_dataclass_constructor():
     red = (Redaction(0, "fake_role_header", "r"),)
     got = _dense.build_chunks(
