@@ -13,7 +13,7 @@ GIL released.
 from cpython cimport array
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.object cimport PyObject
-from libc.math cimport isfinite, sqrt
+from libc.math cimport floor, isfinite, sqrt
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, free, qsort
 from libc.string cimport memcpy
@@ -22,8 +22,10 @@ from ckn.typedefs cimport NOGIL_MIN_WORK
 
 import array as _pyarray
 
+from ckn.errors import CknValueError
+
 __all__ = ["float64_array", "cosine_scores", "candidate_columns", "rank_positions", "fuse",
-           "rrf_scores", "fused_order", "gather_hashes", "build_chunks"]
+           "rrf_scores", "fused_order", "gather_hashes", "build_chunks", "knapsack_values"]
 
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
 cdef double _LOW = 2.0 ** -900
@@ -43,6 +45,7 @@ cdef extern from "Python.h":
     double PyFloat_AS_DOUBLE(PyObject* o)
     PyObject* PyDict_GetItem(object d, object key)   # borrowed; NULL when missing, no error
     PyObject* Py_None
+    object PyLong_FromDouble(double v)
 
 
 def float64_array(x):
@@ -926,3 +929,31 @@ def fused_order(rrf, bm25_ranks, dense_ranks):
     finally:
         free(rb)
         free(keys)
+
+
+def knapsack_values(list kept, list order, list ids, list rrf, list overlap, double lam,
+                    double scale, list utility, list value):
+    """SPEC §8 for each kept survivor at fused position ``pos`` in ``kept``: the adjusted
+    utility u = rrf[order[pos]] · (1 − lam · overlap[pos]) into ``utility[pos]`` and the int64
+    value floor(u · scale + 0.5) into ``value[pos]``; returns the values in ``kept`` order.
+    The same double operations in the same order as the Python expression (no fused
+    multiply-add). Raises CknValueError naming the candidate if a value does not fit in int64.
+    O(n)."""
+    cdef Py_ssize_t j, i, pos, m = len(kept)
+    cdef double u, x
+    cdef list out = [None] * m
+    for j in range(m):
+        pos = kept[j]
+        i = order[pos]
+        u = <double>rrf[i] * (1.0 - lam * <double>overlap[pos])
+        x = u * scale + 0.5
+        if not x < 9223372036854775808.0:  # 2**63; also inf and NaN
+            raise CknValueError(
+                f"candidates[{i}] ({ids[i]!r}): knapsack value floor(adjusted_utility · "
+                f"utility_scale + 0.5) = floor({x!r}) does not fit in int64; lower "
+                f"utility_scale or rrf_weights")
+        v = PyLong_FromDouble(floor(x))
+        utility[pos] = u
+        value[pos] = v
+        out[j] = v
+    return out

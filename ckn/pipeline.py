@@ -5,7 +5,6 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 :func:`pack` the overlap, utilities, knapsack values and the final status.
 """
 
-import math
 from array import array
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from types import MappingProxyType
 from .bm25 import bm25_scores_hashed
 from .context import render_context
 from .errors import CknValueError, InputError, InputTypeError
-from ._dense import build_chunks, gather_hashes
+from ._dense import build_chunks, gather_hashes, knapsack_values
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .knapsack import solve
 from .minhash import MinHasher, dedup, jaccard, shingle_hashes
@@ -320,13 +319,11 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     if stage == _PACK:
         # ---- pack (SPEC §8): overlap-discounted utilities, integer values, exact knapsack
         kept = [pos for pos in survivors if status[pos] == "kept"]
-        lam, scale, floor = params.redundancy_lambda, params.utility_scale, math.floor
-        values_k = []
-        for pos in kept:
-            u = utility[pos] = rrf[order[pos]] * (1.0 - lam * overlap[pos])
-            v = value[pos] = floor(u * scale + 0.5)
-            values_k.append(v)
-            if count_tokens is not None:
+        # u = rrf · (1 − λ · overlap) and v = floor(u · scale + 0.5), into utility and value
+        values_k = knapsack_values(kept, order, ids, rrf, overlap, params.redundancy_lambda,
+                                   params.utility_scale, utility, value)
+        if count_tokens is not None:
+            for pos in kept:
                 tokens[pos] = _recount(count_tokens, ids[order[pos]], clean_texts[pos])
         weights_k = [tokens[pos] for pos in kept]
         budget = params.token_budget

@@ -107,6 +107,10 @@ MALFORMED = [
     ('{"query": "q", "candidates": [], "token_budget": 1', "invalid JSON at line 1"),
     ('{"query": "q", "query": "r", "candidates": [], "token_budget": 1}', "duplicate key 'query'"),
     ('{"query": "q", "query_embedding": [NaN], "candidates": [], "token_budget": 1}', "NaN is not valid JSON"),
+    ('{"query": "a", "candidates": [{"id": "a", "tokens": 1, "text": "a b"}], "token_budget": 1, '
+     '"rrf_k": 0, "rrf_weights": {"bm25": 1e308}, "utility_scale": 1e308}',
+     "candidates[0] ('a'): knapsack value floor(adjusted_utility · utility_scale + 0.5) = "
+     "floor(inf) does not fit in int64"),
     ('[1, 2]', "the pool must be a JSON object"),
     ('', "invalid JSON"),
 ]

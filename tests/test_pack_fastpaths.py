@@ -393,6 +393,32 @@ def test_gather_hashes_copies_without_the_gil_above_the_threshold():
     assert len(got_values) > 65_536
 
 
+@given(st.lists(st.tuples(st.floats(0, 2.0, allow_subnormal=True), st.floats(0, 1)), max_size=12),
+       st.floats(0, 1) | st.sampled_from([0, 1]),
+       st.floats(1, 1e12) | st.integers(1, 2**70) | st.sampled_from([100000, 2**53 + 1]),
+       st.data())
+def test_knapsack_values_equal_the_python_expression(rows, lam, scale, data):
+    # SPEC §8: u = rrf · (1 − λ · overlap), v = floor(u · scale + 0.5), as Python computes them.
+    n = len(rows)
+    order = data.draw(st.permutations(range(n)))
+    kept = sorted(data.draw(st.sets(st.integers(0, max(n - 1, 0)), max_size=n))) if n else []
+    rrf = [r for r, _ in rows]
+    overlap = [o for _, o in rows]
+    ids = [f"c{i}" for i in range(n)]
+    utility, value = [None] * n, [None] * n
+    want_u = {pos: rrf[order[pos]] * (1.0 - lam * overlap[pos]) for pos in kept}
+    want_v = [math.floor(want_u[pos] * scale + 0.5) for pos in kept]
+    if any(v >= 2**63 for v in want_v):
+        with pytest.raises(ckn.CknValueError, match="does not fit in int64"):
+            _dense.knapsack_values(kept, order, ids, rrf, overlap, lam, scale, utility, value)
+        return
+    got = _dense.knapsack_values(kept, order, ids, rrf, overlap, lam, scale, utility, value)
+    assert got == want_v and all(type(v) is int for v in got)
+    assert [value[pos] for pos in kept] == want_v
+    assert repr([utility[pos] for pos in kept]) == repr([want_u[pos] for pos in kept])
+    assert all(utility[pos] is None for pos in range(n) if pos not in want_u)
+
+
 def test_build_chunks_equals_the_dataclass_constructor():
     red = (Redaction(0, "fake_role_header", "r"),)
     got = _dense.build_chunks(

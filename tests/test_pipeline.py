@@ -211,6 +211,24 @@ def test_bad_pools_name_the_path_and_rule(mutate, error, message):
     assert isinstance(info.value, (ValueError, TypeError))
 
 
+@pytest.mark.parametrize("weight, scale, shown", [
+    (1e300, 1e10, "floor(inf)"), (2.0**62, 2.0, "floor(9.223372036854776e+18)"),
+    (1e15, 1e10, "floor(1e+25)")])
+def test_knapsack_values_beyond_int64_are_a_clear_error(weight, scale, shown):
+    # SPEC §8: v is an int64; a value that does not fit names the candidate (no OverflowError).
+    pool = {"query": "a", "token_budget": 10, "rrf_k": 0, "rrf_weights": {"bm25": weight},
+            "utility_scale": scale, "candidates": [
+                {"id": "x", "tokens": 1, "text": "b"}, {"id": "y", "tokens": 1, "text": "a b"}]}
+    with pytest.raises(ckn.CknValueError) as info:
+        ckn.pack(pool)
+    assert str(info.value) == (
+        f"candidates[1] ('y'): knapsack value floor(adjusted_utility · utility_scale + 0.5) = "
+        f"{shown} does not fit in int64; lower utility_scale or rrf_weights")
+    pool["utility_scale"] = 1  # the largest values that fit are packed
+    pool["rrf_weights"] = {"bm25": 2.0**62, "dense": 1}
+    assert ckn.pack(pool).receipt["selected_ids"] == ["y", "x"]
+
+
 def test_unknown_top_level_keys_far_from_parameters_are_ignored():
     pool = ckn.example_pool()
     pool["metadata"] = {"source": "x"}
