@@ -57,12 +57,13 @@ def _checked(chunks: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def context_nonce(chunks: Sequence[tuple[str, str]], /) -> str:
     """The fence nonce for ``chunks``: 16 hex digits found in no id and no text."""
-    digest = hashlib.sha256()
+    pieces = []  # each id and text as its 8-byte big-endian length, then its UTF-8
     for chunk_id, text in _checked(chunks):
         for part in (chunk_id, text):
             data = part.encode("utf-8", "surrogatepass")
-            digest.update(len(data).to_bytes(8, "big"))
-            digest.update(data)
+            pieces.append(len(data).to_bytes(8, "big"))
+            pieces.append(data)
+    digest = hashlib.sha256(b"".join(pieces))  # one update: hashlib releases the GIL for it
     haystacks = [part for pair in chunks for part in pair]
     counter = 0
     while True:
