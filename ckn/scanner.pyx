@@ -6,7 +6,8 @@ BM25 (:func:`ckn.bm25.bm25_scores_hashed`) and the MinHash shingles
 (:func:`ckn.minhash.shingle_hashes`) both read.
 
 How: a pure-ASCII ``str`` (CPython stores it as its own UTF-8) is scanned in place by a
-``noexcept nogil`` kernel; for ASCII, NFKC and invisible-character removal change nothing,
+``noexcept nogil`` kernel (on AVX2 CPUs: word edges from 64-byte masks, then each word hashed
+without a branch on its length); for ASCII, NFKC and invisible-character removal change nothing,
 casefold is lowercase and ``\\w`` is ``[A-Za-z0-9_]``. Any other text is first normalised by
 :func:`ckn.terms.normalize` (NFKC, invisible characters removed, casefold: CPython's own code,
 so exactly SPEC §4), then scanned in C over its code points with CPython's
@@ -16,7 +17,7 @@ scanning of a batch runs with the GIL released. See docs/algorithms.md, "One tex
 """
 
 from cpython cimport array
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
@@ -27,7 +28,7 @@ from ckn.errors import CknMemoryError, CknTypeError
 from ckn.terms import normalize as _normalize
 from ckn.typedefs cimport hash_t, index_t
 
-__all__ = ["TermHashes", "scan", "text_hashes", "term_counts"]
+__all__ = ["SIMD", "TermHashes", "scan", "text_hashes", "term_counts"]
 
 
 cdef extern from "Python.h":
@@ -76,8 +77,131 @@ cdef Py_ssize_t scanner_ascii_max_terms(Py_ssize_t n) noexcept nogil:
     return (n + 1) // 2 if n > 0 else 0
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* FNV-1a-64 of the len >= 1 bytes at d + s, each mapped through tbl (lowercase). Words of
+       up to 8 bytes take 8 fixed steps (reads clamped to the word's last byte) and keep the
+       result of step len, so no branch depends on the length. */
+    static inline uint64_t ckn_sc_fnv_word(const uint8_t* d, int64_t s, int64_t len, int64_t n,
+                                           const uint8_t* tbl) {
+        uint64_t h = 0xCBF29CE484222325ULL, steps[8], w, upper;
+        int64_t j, last = s + len - 1;
+        int k;
+        if (len <= 8 && s + 8 <= n) {
+            /* the 8 bytes at once; every byte of the word is [0-9A-Za-z_], so lowercase is
+               bit 0x20 added to the bytes 'A'..'Z' (found with byte-wise carries) */
+            memcpy(&w, d + s, 8);
+            upper = (w + 0x3F3F3F3F3F3F3F3FULL) & ~(w + 0x2525252525252525ULL)
+                    & ~w & 0x8080808080808080ULL;
+            w |= upper >> 2;
+            for (k = 0; k < 8; k++) {
+                h = (h ^ ((w >> (8 * k)) & 0xFF)) * 0x100000001B3ULL;
+                steps[k] = h;
+            }
+            return steps[len - 1];
+        }
+        if (len <= 8) {
+            for (k = 0; k < 8; k++) {
+                j = s + k < last ? s + k : last;
+                h = (h ^ tbl[d[j]]) * 0x100000001B3ULL;
+                steps[k] = h;
+            }
+            return steps[len - 1];
+        }
+        for (j = s; j <= last; j++)
+            h = (h ^ tbl[d[j]]) * 0x100000001B3ULL;
+        return h;
+    }
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #include <immintrin.h>
+    /* Bit j set iff d[j] is an ASCII word byte [0-9A-Za-z_], for the 32 bytes at d (a byte
+       >= 128 is not: neither test below accepts it). */
+    __attribute__((target("avx2")))
+    static inline uint32_t ckn_sc_word32(const uint8_t* d) {
+        __m256i x = _mm256_loadu_si256((const __m256i*)d);
+        __m256i digit = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+        __m256i letter = _mm256_sub_epi8(_mm256_or_si256(x, _mm256_set1_epi8(0x20)),
+                                         _mm256_set1_epi8('a'));
+        __m256i word = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(digit, _mm256_set1_epi8(9)), digit),
+                _mm256_cmpeq_epi8(_mm256_min_epu8(letter, _mm256_set1_epi8(25)), letter)),
+            _mm256_cmpeq_epi8(x, _mm256_set1_epi8('_')));
+        return (uint32_t)_mm256_movemask_epi8(word);
+    }
+    /* The word bits of d[i .. i + 64), bits at n and beyond clear (0 <= i <= n). */
+    __attribute__((target("avx2")))
+    static inline uint64_t ckn_sc_word64(const uint8_t* d, int64_t i, int64_t n) {
+        uint8_t tail[64];
+        if (i + 64 <= n)
+            return (uint64_t)ckn_sc_word32(d + i) | ((uint64_t)ckn_sc_word32(d + i + 32) << 32);
+        memset(tail, 0, 64);                 /* a zero byte is a separator */
+        if (n > i)
+            memcpy(tail, d + i, (size_t)(n - i));
+        return (uint64_t)ckn_sc_word32(tail) | ((uint64_t)ckn_sc_word32(tail + 32) << 32);
+    }
+    /* scanner_ascii_terms for n < 2^32: first every word's [start, end) from 64-byte masks,
+       packed start | end << 32 into out (a word's start comes before its end, so the k-th end
+       completes out[k]), then each word hashed in place. No branch per byte or per word. */
+    __attribute__((target("avx2")))
+    static int64_t ckn_sc_ascii_terms_avx2(const uint8_t* d, int64_t n, uint64_t* out,
+                                           const uint8_t* tbl) {
+        int64_t base, starts_seen = 0, ends_seen = 0, k, s;
+        uint64_t m, shifted, starts, ends, carry = 0;
+        for (base = 0; base < n; base += 64) {
+            m = ckn_sc_word64(d, base, n);
+            shifted = (m << 1) | carry;
+            starts = m & ~shifted;
+            ends = ~m & shifted;
+            carry = m >> 63;
+            while (starts) {
+                out[starts_seen++] = (uint64_t)(base + __builtin_ctzll(starts));
+                starts &= starts - 1;
+            }
+            while (ends) {
+                out[ends_seen++] |= (uint64_t)(base + __builtin_ctzll(ends)) << 32;
+                ends &= ends - 1;
+            }
+        }
+        if (carry)                           /* n is a multiple of 64 and ends in a word */
+            out[ends_seen++] |= (uint64_t)n << 32;
+        for (k = 0; k < starts_seen; k++) {
+            s = (int64_t)(out[k] & 0xFFFFFFFFULL);
+            out[k] = ckn_sc_fnv_word(d, s, (int64_t)(out[k] >> 32) - s, n, tbl);
+        }
+        return starts_seen;
+    }
+    static int ckn_sc_have_avx2(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    #else
+    static int64_t ckn_sc_ascii_terms_avx2(const uint8_t* d, int64_t n, uint64_t* out,
+                                           const uint8_t* tbl) {
+        (void)d; (void)n; (void)out; (void)tbl;
+        return 0;
+    }
+    static int ckn_sc_have_avx2(void) { return 0; }
+    #endif
+    """
+    int64_t ckn_sc_ascii_terms_avx2(const unsigned char* d, int64_t n, uint64_t* out,
+                                    const unsigned char* tbl) noexcept nogil
+    int ckn_sc_have_avx2() noexcept nogil
+
+
+import os as _os
+
+# Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path, for tests).
+cdef bint _USE_AVX2 = ckn_sc_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
+SIMD = "avx2" if _USE_AVX2 else "portable"
+cdef Py_ssize_t _AVX2_MAX_LENGTH = 0xFFFFFFFF    # word bounds are packed in 32 bits each
+
+
 cdef Py_ssize_t scanner_ascii_terms(const unsigned char* data, Py_ssize_t n,
                                     hash_t* out) noexcept nogil:
+    if _USE_AVX2 and 0 < n < _AVX2_MAX_LENGTH and sizeof(hash_t) == 8:
+        return ckn_sc_ascii_terms_avx2(data, n, <uint64_t*>out, _ASCII_WORD)
     cdef Py_ssize_t i = 0, count = 0
     cdef unsigned char c
     cdef hash_t h

@@ -17,6 +17,7 @@ from ckn.errors import InputError, InputTypeError
 from ckn.minhash import fnv1a64, term_hashes
 from ckn.scanner import TermHashes, scan, term_counts, text_hashes
 from ckn.terms import terms
+from simd_paths import json_with_and_without_simd
 
 # Characters that exercise every branch of SPEC §4: ASCII word/non-word, `_`, digits, CJK
 # (Han, Hiragana, Katakana, halfwidth Katakana, extension B, compatibility ideographs),
@@ -72,6 +73,53 @@ def test_equals_terms_then_hashes_on_any_unicode(text):
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=200))
 def test_ascii_fast_path(text):
     assert list(text_hashes(text)) == reference_hashes(text)
+
+
+# Words of every length around the AVX2 path's 8-byte step and 64-byte blocks, in all cases.
+ASCII_WORD = st.text(alphabet="aAzZmQ09_", min_size=1, max_size=20)
+ASCII_GAP = st.text(alphabet=" .,-\n\t@[`{\x7f\x00", min_size=1, max_size=3)
+
+
+@given(st.lists(st.tuples(ASCII_WORD, ASCII_GAP), max_size=40), st.booleans())
+def test_ascii_words_of_every_length(pieces, open_end):
+    text = "".join(w + g for w, g in pieces)
+    if open_end and pieces:
+        text = text[: -len(pieces[-1][1])]  # the text ends inside a word
+    assert list(text_hashes(text)) == reference_hashes(text)
+
+
+def test_ascii_word_boundaries_at_every_offset():
+    # A word of 1..20 bytes after 0..70 separators, at the very end of the text and followed
+    # by more text: starts and ends on both sides of every 8- and 64-byte boundary.
+    # Each word byte takes every edge value ('A', 'Z', 'a', 'z', '0', '9', '_') somewhere.
+    for length in range(1, 21):
+        for shift in range(7):
+            word = "".join("AZaz09_"[(i + shift) % 7] for i in range(length))
+            for pad in range(71):
+                for text in (" " * pad + word, "@" * pad + word + "[x", word + "`" * pad + word):
+                    assert list(text_hashes(text)) == reference_hashes(text), (length, pad, text)
+    long_word = "Q" * 70 + "z" * 70
+    assert list(text_hashes(long_word)) == [fnv1a64(long_word.lower())]
+
+
+def test_ascii_simd_and_portable_paths_agree():
+    code = (
+        "import json, random\n"
+        "from ckn.scanner import SIMD, scan\n"
+        "from ckn.minhash import term_hashes\n"
+        "from ckn.terms import terms\n"
+        "rnd = random.Random(5)\n"
+        "alpha = 'abcXYZ_09' * 4 + ' .,-\\n@[`{'\n"
+        "texts = [''.join(rnd.choice(alpha) for _ in range(rnd.randrange(0, 300)))"
+        " for _ in range(600)]\n"
+        "texts += ['w' * k + ' ' + 'V' * (k % 13) for k in range(200)]\n"
+        "th = scan(texts)\n"
+        "ref = [h for t in texts for h in term_hashes(terms(t))]\n"
+        "print(json.dumps([SIMD, list(th.offsets), [str(h) for h in th.values],"
+        " list(th.values) == ref]))\n")
+    (_, *simd), (name, *portable) = json_with_and_without_simd(code)
+    assert name == "portable"
+    assert simd == portable and simd[2] is True and len(simd[1]) > 10_000
 
 
 @given(st.lists(TEXT, max_size=8))
