@@ -4868,6 +4868,16 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
     ),
     # fourth round: a second word class that every match of the rule contains
     "secret_held_by_model": (_MODEL_STORE + "|systemprompt",),
+    # its anchors (tool, api, calendar) are common words of technical prose: every plain-ASCII
+    # match also holds a clearing verb of the first branch (matched with \W on both sides, so
+    # a whole word) or a quantifier of the German branch (alle ... absagen; its verb may be
+    # followed by a digit, its quantifier may not); not the request word, which may be
+    # ("please2")
+    "tool_asked_to_clear_everything": (
+        "cancel|delete|remove|wipe|erase|archive|forward|decline|revoke|disable|cancelar|borrar"
+        "|eliminar|reenviar|absagen|loschen|entfernen|weiterleiten|annuler|supprimer|effacer"
+        "|transferer|alle|samtliche|jede|jeden",
+    ),
     "list_secrets_you_can_see": (_LIST_VERB, _HELD_BY_MODEL + "|" + _ESPECIALLY),
     "tool_call_payload": (_TOOL_KEY + "|tool_call|cmd",),
     "send_conversation_to_address": (_SEND_COPY + "|http|https",),
