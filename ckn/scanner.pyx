@@ -80,9 +80,12 @@ cdef Py_ssize_t scanner_ascii_max_terms(Py_ssize_t n) noexcept nogil:
 cdef extern from *:
     """
     #include <string.h>
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #include <immintrin.h>
     /* FNV-1a-64 of the len >= 1 bytes at d + s, each mapped through tbl (lowercase). Words of
        up to 8 bytes take 8 fixed steps (reads clamped to the word's last byte) and keep the
-       result of step len, so no branch depends on the length. */
+       result of step len, so no branch depends on the length. The 8-byte load is read
+       little-endian (byte k at bits 8k): this block is x86-64 only. */
     static inline uint64_t ckn_sc_fnv_word(const uint8_t* d, int64_t s, int64_t len, int64_t n,
                                            const uint8_t* tbl) {
         uint64_t h = 0xCBF29CE484222325ULL, steps[8], w, upper;
@@ -113,8 +116,6 @@ cdef extern from *:
             h = (h ^ tbl[d[j]]) * 0x100000001B3ULL;
         return h;
     }
-    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    #include <immintrin.h>
     /* Bit j set iff d[j] is an ASCII word byte [0-9A-Za-z_], for the 32 bytes at d (a byte
        >= 128 is not: neither test below accepts it). */
     __attribute__((target("avx2")))
