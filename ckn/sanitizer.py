@@ -4346,7 +4346,10 @@ _SEVENTH_SPECS = (
          "|automatisierte|automatische|automatizados|automatizadas|automaticos|automaticas",
          "ai|ki|ia|any assistant|every assistant|each assistant|all assistants|any agent"
          "|every agent|any bot|any llm|any model|cualquier asistente|cualquier agente|jeder assistent"
-         "|jeder agent|alle assistenten|tout assistant|tous les assistants"),
+         "|jeder agent|alle assistenten|tout assistant|tous les assistants",
+         # the class nouns after a quantifier, plural too, and the job-named class branch
+         # ("coding agents ...")
+         "agent|agents|bot|bots|asistente|agente|screening|coding|triage|recruiting|hiring|review"),
     ),
     (
         "untrusted_tool_directive",
