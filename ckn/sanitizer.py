@@ -5482,12 +5482,24 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
     """
     if not isinstance(text, str):
         raise CknTypeError(f"text: expected str, got {type(text).__name__}")
-    text = text.replace("\r\n", "\n")
+    text = _lf_line_breaks(text)
     if not prefilter or _LINE_SCANNER is None:
         lines = text.split("\n")
         redactions = _sanitize_lines(lines, range(len(lines)), prefilter)
         return SanitizedText("\n".join(lines), redactions)
     return _sanitize_candidates(text, _LINE_SCANNER.candidates(text, SEGMENT_MIN))
+
+
+def _lf_line_breaks(text: str) -> str:
+    """``text`` with every line break as ``\n``: ``\r\n`` counts as ``\n`` (SPEC §6), and so
+    does any run of ``\r`` before a ``\n`` (else ``"a\r\r\n"`` would come out as ``"a\r\n"``,
+    which reads back as a break, and sanitizing would not be idempotent). O(n)."""
+    if "\r\n" not in text:
+        return text
+    lines = text.split("\n")
+    for k in range(len(lines) - 1):  # the last line has no break after it
+        lines[k] = lines[k].rstrip("\r")
+    return "\n".join(lines)
 
 
 def sanitize_texts(texts) -> dict[int, SanitizedText]:
@@ -5506,7 +5518,7 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     if _LINE_SCANNER is None:
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
-    normalized = {i: t.replace("\r\n", "\n") for i, t in enumerate(texts)
+    normalized = {i: _lf_line_breaks(t) for i, t in enumerate(texts)
                   if "\r" in t and "\r\n" in t}  # one character: a memchr
     for i, t in normalized.items():
         texts[i] = t
