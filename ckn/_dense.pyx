@@ -188,13 +188,6 @@ def cosine_scores(query, list embeddings, fallback):
 # Pool validation into columns (ckn.pool._columns), cosine over the rows, fusion.
 # ---------------------------------------------------------------------------------------------
 
-cdef extern from *:
-    """
-    #define CKN_PREFETCH(p) __builtin_prefetch((const void*)(p), 0, 0)
-    """
-    void CKN_PREFETCH(const void* p) noexcept nogil
-
-
 cdef int _float_row(object x, double* row, Py_ssize_t d) except -1:
     """Copy the list ``x`` of exact finite floats (or ints that fit a double) into ``row``;
     1 on success, 0 when ``x`` is anything else (the caller takes the Python path)."""
