@@ -4873,8 +4873,8 @@ _REQUIRES: dict[str, tuple[str, ...]] = {
     # its anchors (tool, api, calendar) are common words of technical prose: every plain-ASCII
     # match also holds a clearing verb of the first branch (matched with \W on both sides, so
     # a whole word) or a quantifier of the German branch (alle ... absagen; its verb may be
-    # followed by a digit, its quantifier may not); not the request word, which may be
-    # ("please2")
+    # followed by a digit, its quantifier may not); not the request word, which may also be
+    # followed by a digit ("please2 use the api tool to delete all")
     "tool_asked_to_clear_everything": (
         "cancel|delete|remove|wipe|erase|archive|forward|decline|revoke|disable|cancelar|borrar"
         "|eliminar|reenviar|absagen|loschen|entfernen|weiterleiten|annuler|supprimer|effacer"
@@ -5491,9 +5491,9 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
 
 
 def _lf_line_breaks(text: str) -> str:
-    """``text`` with every line break as ``\n``: ``\r\n`` counts as ``\n`` (SPEC §6), and so
-    does any run of ``\r`` before a ``\n`` (else ``"a\r\r\n"`` would come out as ``"a\r\n"``,
-    which reads back as a break, and sanitizing would not be idempotent). O(n)."""
+    """``text`` with every line break as ``\\n``: ``\\r\\n`` counts as ``\\n`` (SPEC §6), and so
+    does any run of ``\\r`` before a ``\\n`` (else ``"a\\r\\r\\n"`` would come out as
+    ``"a\\r\\n"``, which reads back as a break, and sanitizing would not be idempotent). O(n)."""
     if "\r\n" not in text:
         return text
     lines = text.split("\n")
