@@ -16,7 +16,9 @@ from cpython.object cimport PyObject
 from libc.math cimport floor, isfinite, sqrt
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, free, qsort
-from libc.string cimport memcpy
+from libc.string cimport memchr, memcmp, memcpy
+from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicode_DATA,
+                              PyUnicode_KIND, PyUnicode_READ)
 
 from ckn.typedefs cimport NOGIL_MIN_WORK
 
@@ -25,7 +27,8 @@ import array as _pyarray
 from ckn.errors import CknValueError
 
 __all__ = ["float64_array", "cosine_scores", "candidate_columns", "rank_positions", "fuse",
-           "rrf_scores", "fused_order", "gather_hashes", "build_chunks", "knapsack_values"]
+           "rrf_scores", "fused_order", "sanitized_survivors", "gather_hashes", "build_chunks",
+           "knapsack_values"]
 
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
 cdef double _LOW = 2.0 ** -900
@@ -674,6 +677,81 @@ def fuse(bm25, dense, double k, double w_bm25, double w_dense):
 # ---------------------------------------------------------------------------------------------
 # Pipeline glue: the survivors' term hashes as one CSR buffer; the Chunk records.
 # ---------------------------------------------------------------------------------------------
+
+cdef bint _contains(str text, str marker) except -1:
+    """``marker in text`` for a non-empty ASCII ``marker``: a memchr for its first byte, then a
+    memcmp, over 1-byte-kind texts (Latin-1 code units are bytes); ``in`` for the others."""
+    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:
+        return marker in text
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(<PyObject*>text)
+    cdef Py_ssize_t m = PyUnicode_GET_LENGTH(<PyObject*>marker)
+    cdef const char* needle = <const char*>PyUnicode_DATA(marker)
+    cdef const char* p = <const char*>PyUnicode_DATA(text)
+    cdef const char* last = p + (n - m)       # the last place a match can start
+    while n >= m and p <= last:
+        p = <const char*>memchr(p, needle[0], <size_t>(last - p + 1))
+        if p == NULL:
+            return False
+        if memcmp(p, needle, <size_t>m) == 0:
+            return True
+        p += 1
+    return False
+
+
+cdef bint _blank(str text) noexcept:
+    """``not text or text.isspace()``: stops at the first non-whitespace code point."""
+    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(<PyObject*>text)
+    cdef unsigned int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    for i in range(n):
+        if not Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+            return False
+    return True
+
+
+def sanitized_survivors(list order, list texts, dict changed, str marker, content_of, hashes_of,
+                        list clean_texts, list redactions):
+    """SPEC §6's drop rule over a sanitized pool, in fused order.
+
+    For fused position ``pos`` (candidate ``i = order[pos]``) the sanitized text is
+    ``changed[i].text`` where the sanitizer changed candidate ``i`` (its ``.redactions`` go to
+    ``redactions[pos]``), else ``texts[i]``; it goes to ``clean_texts[pos]``. Its content is
+    ``content_of(text)`` when the text holds ``marker`` (non-empty ASCII), else the text.
+    Returns ``(survivors, rows, replaced, empty)``: the fused positions whose content has a
+    non-whitespace character, their candidate indices, ``{k: hashes_of(content)}`` for each
+    survivor ``k`` whose content is not ``texts[i]``, and the positions whose content is blank.
+    A memchr per text and O(1) blank test for the usual text; O(total length) at worst."""
+    if not marker or not marker.isascii():
+        raise ValueError("sanitized_survivors: expected a non-empty ASCII marker")
+    cdef Py_ssize_t n = len(order), pos, i
+    if len(texts) != n or len(clean_texts) != n or len(redactions) != n:
+        raise ValueError("sanitized_survivors: columns of different lengths")
+    cdef list survivors = [], rows = [], empty = []
+    cdef dict replaced = {}
+    cdef str raw, text, content
+    cdef object cleaned
+    for pos in range(n):
+        i = order[pos]
+        if not (0 <= i < n):
+            raise IndexError("sanitized_survivors: order out of range")
+        raw = texts[i]
+        cleaned = changed.get(i) if changed else None
+        if cleaned is None:
+            text = raw
+        else:
+            text = cleaned.text
+            redactions[pos] = cleaned.redactions
+        clean_texts[pos] = text
+        content = content_of(text) if _contains(text, marker) else text
+        if _blank(content):
+            empty.append(pos)
+            continue
+        if content is not raw and content != raw:
+            replaced[len(survivors)] = hashes_of(content)
+        survivors.append(pos)
+        rows.append(i)
+    return survivors, rows, replaced, empty
+
 
 cdef array.array _U64_TEMPLATE = _pyarray.array("Q")
 cdef array.array _I64_TEMPLATE = _pyarray.array("q")

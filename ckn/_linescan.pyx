@@ -651,15 +651,42 @@ cdef index_t linescan_candidates(
     return _candidates(<const uint32_t*>data, n, segment_min, plan, work, out, cap)
 
 
+cdef bint _has_crlf(const void* data, int kind, index_t n) noexcept nogil:
+    """Whether the text holds ``\\r\\n``: a memchr for each ``\\r`` of a 1-byte text. O(n)."""
+    cdef const uint8_t* b
+    cdef const uint8_t* hit
+    cdef index_t i
+    if kind == 1:
+        b = <const uint8_t*>data
+        while n > 1:
+            hit = <const uint8_t*>memchr(b, 13, <size_t>(n - 1))  # a '\\r' with a byte after it
+            if hit == NULL:
+                return False
+            if hit[1] == 10:
+                return True
+            n -= hit + 1 - b
+            b = hit + 1
+        return False
+    for i in range(n - 1):
+        if kind == 2:
+            if (<const uint16_t*>data)[i] == 13 and (<const uint16_t*>data)[i + 1] == 10:
+                return True
+        elif (<const uint32_t*>data)[i] == 13 and (<const uint32_t*>data)[i + 1] == 10:
+            return True
+    return False
+
+
 cdef bint _candidates_many(const void** data, const int* kinds, const index_t* lengths, index_t m,
                            index_t segment_min, const _Plan* plan, uint8_t* work, index_t** out,
-                           index_t* cap, index_t* counts) noexcept nogil:
+                           index_t* cap, index_t* counts, uint8_t* crlf) noexcept nogil:
     """``linescan_candidates`` of the ``m`` texts one after another into ``*out`` (``*cap``
-    indices, grown with ``realloc`` as needed); ``counts[i]``: text i's segments. ``work``:
-    ``_work_size`` of the longest text. Returns True when memory ran out."""
+    indices, grown with ``realloc`` as needed); ``counts[i]``: text i's segments; ``crlf[i]``:
+    whether text i holds ``\\r\\n`` (``_has_crlf``). ``work``: ``_work_size`` of the longest
+    text. Returns True when memory ran out."""
     cdef index_t i, count, used = 0
     cdef index_t* grown
     for i in range(m):
+        crlf[i] = _has_crlf(data[i], kinds[i], lengths[i])
         count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
                                     out[0] + used, (cap[0] - used) // 6)
         if 6 * count > cap[0] - used:  # grow, then run this text again
@@ -830,11 +857,12 @@ cdef class LineScanner:
         self._plan.needs = <const uint64_t*><const char*>self._needs
         self._plan.first_need = self._first_need
 
-    def candidates_many(self, texts, index_t segment_min):
+    def candidates_many(self, texts, index_t segment_min, list crlf=None):
         """``candidates`` of every text of the sequence ``texts`` in one pass (one GIL release
         when the texts hold at least ``NOGIL_MIN_WORK`` code points, ``ckn/typedefs.pxd``): a
         list of ``(i, spans)`` for the texts ``texts[i]`` that have candidate segments, in
-        order, ``spans`` as ``candidates`` returns them. O(total length)."""
+        order, ``spans`` as ``candidates`` returns them. The same pass appends to ``crlf`` (if
+        given) the index of each text that holds ``\\r\\n``, in order. O(total length)."""
         cdef tuple items = tuple(texts)  # holds the strings while the pass reads them
         cdef index_t m = len(items), i, total = 0, longest = 0, used = 0, cap
         for i in range(m):
@@ -846,12 +874,13 @@ cdef class LineScanner:
         cdef int* kinds = <int*>malloc((m + 1) * sizeof(int))
         cdef index_t* lengths = <index_t*>malloc((m + 1) * sizeof(index_t))
         cdef index_t* counts = <index_t*>malloc((m + 1) * sizeof(index_t))
+        cdef uint8_t* has_crlf = <uint8_t*>malloc(m + 1)
         cdef uint8_t* w = <uint8_t*>malloc(_work_size(longest))
         cap = 6 * (m + 64)
         cdef index_t* o = <index_t*>malloc(cap * sizeof(index_t))
         cdef bint failed
         try:
-            if not (data and kinds and lengths and counts and w and o):
+            if not (data and kinds and lengths and counts and has_crlf and w and o):
                 raise MemoryError()
             for i in range(m):
                 data[i] = PyUnicode_DATA(items[i])
@@ -860,10 +889,10 @@ cdef class LineScanner:
             if total >= NOGIL_MIN_WORK:
                 with nogil:
                     failed = _candidates_many(data, kinds, lengths, m, segment_min, &self._plan,
-                                              w, &o, &cap, counts)
+                                              w, &o, &cap, counts, has_crlf)
             else:
                 failed = _candidates_many(data, kinds, lengths, m, segment_min, &self._plan, w,
-                                          &o, &cap, counts)
+                                          &o, &cap, counts, has_crlf)
             if failed:
                 raise MemoryError()
             result = []
@@ -872,12 +901,17 @@ cdef class LineScanner:
                 if counts[i]:
                     result.append((i, _spans(o + used, counts[i])))
                     used += 6 * counts[i]
+            if crlf is not None:
+                for i in range(m):
+                    if has_crlf[i]:
+                        crlf.append(i)
             return result
         finally:
             free(data)
             free(kinds)
             free(lengths)
             free(counts)
+            free(has_crlf)
             free(w)
             free(o)
 

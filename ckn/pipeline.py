@@ -5,7 +5,6 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 :func:`pack` the overlap, utilities, knapsack values and the final status.
 """
 
-from array import array
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
@@ -14,7 +13,7 @@ from types import MappingProxyType
 from .bm25 import bm25_scores_hashed
 from .context import render_context
 from .errors import CknValueError, InputError, InputTypeError
-from ._dense import build_chunks, gather_hashes, knapsack_values
+from ._dense import build_chunks, gather_hashes, knapsack_values, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .knapsack import solve
 from .minhash import MinHasher, dedup, jaccard, shingle_hashes
@@ -257,29 +256,16 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     redactions: list = [()] * n
     status = ["kept"] * n
     reason = ["kept after sanitize and dedup"] * n
-    survivors: list[int] = []          # fused positions of the non-empty chunks
-    replaced: dict[int, array] = {}    # survivor k -> term hashes of its changed text
-    marker = REDACTION_MARKER
     changed = sanitize_texts(texts)  # only the texts the sanitizer changes or redacts
-    for pos, i in enumerate(order):
-        raw = texts[i]
-        cleaned = changed.get(i)
-        if cleaned is None:
-            text = clean_texts[pos] = raw
-            redacted = ()
-        else:
-            text = clean_texts[pos] = cleaned.text
-            redacted = redactions[pos] = cleaned.redactions
-        content = content_without_markers(text) if marker in text else text
-        if not content or content.isspace():  # == not content.strip()
-            status[pos] = "dropped_empty"
-            reason[pos] = "every line was redacted" if redacted else "the text is empty"
-            continue
-        if content is not raw and content != raw:
-            replaced[len(survivors)] = text_hashes(content)
-        survivors.append(pos)
-    term_hashes, survivor_offsets = gather_hashes(
-        scanned.values, scanned.offsets, [order[pos] for pos in survivors], replaced)
+    # survivors: fused positions of the non-empty chunks; replaced: survivor k -> term hashes
+    # of its changed text
+    survivors, rows, replaced, empty = sanitized_survivors(
+        order, texts, changed, REDACTION_MARKER, content_without_markers, text_hashes,
+        clean_texts, redactions)
+    for pos in empty:
+        status[pos] = "dropped_empty"
+        reason[pos] = "every line was redacted" if redactions[pos] else "the text is empty"
+    term_hashes, survivor_offsets = gather_hashes(scanned.values, scanned.offsets, rows, replaced)
     term_view = memoryview(term_hashes)
     size = params.shingle_size
     sets: dict[int, object] = {}

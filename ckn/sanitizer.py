@@ -5518,18 +5518,22 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     if _LINE_SCANNER is None:
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
-    normalized = {i: _lf_line_breaks(t) for i, t in enumerate(texts)
-                  if "\r" in t and "\r\n" in t}  # one character: a memchr
-    for i, t in normalized.items():
-        texts[i] = t
+    crlf: list[int] = []  # the texts holding "\r\n": their line breaks are normalized first
+    found = _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN, crlf)
+    skip = set(crlf)
     out = {}
-    for i, spans in _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN):
-        result = _sanitize_candidates(texts[i], spans)
-        if result.redactions or result.text is not texts[i]:
-            out[i] = result
-    for i, t in normalized.items():
-        out.setdefault(i, SanitizedText(t, ()))
-    return out
+    for i, spans in found:
+        if i not in skip:
+            result = _sanitize_candidates(texts[i], spans)
+            if result.redactions or result.text is not texts[i]:
+                out[i] = result
+    if not crlf:
+        return out
+    normalized = [_lf_line_breaks(texts[i]) for i in crlf]
+    spans_of = dict(_LINE_SCANNER.candidates_many(normalized, SEGMENT_MIN))
+    for k, i in enumerate(crlf):  # normalizing changed the text: always reported
+        out[i] = _sanitize_candidates(normalized[k], spans_of.get(k, []))
+    return dict(sorted(out.items()))
 
 
 def _sanitize_candidates(text: str, spans: list) -> SanitizedText:

@@ -20,7 +20,7 @@ from ckn import InputError, InputTypeError, _dense
 from ckn import fusion, similarity
 from ckn import pool as pool_module
 from ckn.pipeline import Chunk, _CHUNK_KEYS
-from ckn.sanitizer import Redaction
+from ckn.sanitizer import REDACTION_MARKER, Redaction
 from reference import fused_order_reference, rank_positions_reference, rrf_reference
 
 
@@ -352,7 +352,64 @@ def test_fuse_equals_the_python_steps(lists, k, w_bm25, w_dense):
                               w_dense)) == repr(("ok", got))
 
 
-# --- the survivors' CSR gather and the Chunk records -------------------------------------------
+# --- the survivors, their CSR gather and the Chunk records -------------------------------------
+
+_MARKER = REDACTION_MARKER
+_SURVIVOR_TEXTS = st.lists(st.sampled_from([
+    "text", " ", "\n", "\t", "\u2003", "\x1c", "é", "€", "\U0001f600", _MARKER, "[", "[REDACTED",
+]), max_size=6).map("".join)
+
+
+def survivors_reference(order, texts, changed, marker, content_of, hashes_of):
+    """The Python loop that ``_dense.sanitized_survivors`` replaces (ckn/pipeline.py)."""
+    n = len(order)
+    clean_texts, redactions = [None] * n, [()] * n
+    survivors, rows, replaced, empty = [], [], {}, []
+    for pos, i in enumerate(order):
+        raw = texts[i]
+        cleaned = changed.get(i)
+        if cleaned is None:
+            text = raw
+        else:
+            text = cleaned.text
+            redactions[pos] = cleaned.redactions
+        clean_texts[pos] = text
+        content = content_of(text) if marker in text else text
+        if not content or content.isspace():
+            empty.append(pos)
+            continue
+        if content is not raw and content != raw:
+            replaced[len(survivors)] = hashes_of(content)
+        survivors.append(pos)
+        rows.append(i)
+    return (survivors, rows, replaced, empty), clean_texts, redactions
+
+
+@given(st.lists(_SURVIVOR_TEXTS, max_size=10), st.data())
+def test_sanitized_survivors_equal_the_python_loop(texts, data):
+    from ckn.sanitizer import SanitizedText, content_without_markers
+    from ckn.scanner import text_hashes
+
+    n = len(texts)
+    order = data.draw(st.permutations(range(n)))
+    changed = {i: SanitizedText(data.draw(_SURVIVOR_TEXTS), (Redaction(0, "f", "r"),) * (i % 2))
+               for i in range(n) if data.draw(st.booleans())}
+    want = survivors_reference(order, texts, changed, _MARKER, content_without_markers, text_hashes)
+    clean_texts, redactions = [None] * n, [()] * n
+    got = _dense.sanitized_survivors(order, texts, changed, _MARKER, content_without_markers,
+                                     text_hashes, clean_texts, redactions)
+    assert repr((got, clean_texts, redactions)) == repr(want)
+    assert all(a is b for a, b in zip(clean_texts, want[1]))
+
+
+def test_sanitized_survivors_reject_bad_columns():
+    with pytest.raises(ValueError, match="ASCII marker"):
+        _dense.sanitized_survivors([], [], {}, "", str, str, [], [])
+    with pytest.raises(ValueError, match="different lengths"):
+        _dense.sanitized_survivors([0], ["a"], {}, _MARKER, str, str, [None], [])
+    with pytest.raises(IndexError, match="out of range"):
+        _dense.sanitized_survivors([1], ["a"], {}, _MARKER, str, str, [None], [()])
+
 
 @given(st.lists(st.lists(st.integers(0, 2**64 - 1), max_size=5), max_size=6), st.data())
 def test_gather_hashes_equals_slicing(rows, data):

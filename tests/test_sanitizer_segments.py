@@ -187,6 +187,20 @@ def test_batch_candidates_are_each_texts_candidates(texts):
     assert scanner.candidates_many(iter(texts), SEGMENT_MIN) == expected
 
 
+_BREAK_PIECES = st.sampled_from(["a", " ", "\r", "\n", "\r\n", "\r\r", "é", "€", "\U0001f600"])
+
+
+@settings(max_examples=200)
+@given(st.lists(st.lists(_BREAK_PIECES, max_size=12).map("".join), max_size=8))
+def test_batch_candidates_list_the_texts_holding_crlf(texts):
+    # every string kind (1-byte, 2-byte, 4-byte), "\r" last or before another "\r"
+    if _sanitizer._LINE_SCANNER is None:
+        pytest.skip("ckn._linescan is not built")
+    crlf: list = []
+    _sanitizer._LINE_SCANNER.candidates_many(texts, SEGMENT_MIN, crlf)
+    assert crlf == [i for i, t in enumerate(texts) if "\r\n" in t]
+
+
 def test_batch_candidates_reject_a_non_string():
     if _sanitizer._LINE_SCANNER is None:
         pytest.skip("ckn._linescan is not built")
