@@ -578,6 +578,27 @@ cdef Py_ssize_t _first_at_least(const slot_t* xs, Py_ssize_t n, slot_t bound) no
     return -1
 
 
+cdef Py_ssize_t _first_mixed_row(const slot_t* sig, Py_ssize_t n, Py_ssize_t perms) noexcept nogil:
+    """The first of n rows of perms slots that holds p (the empty set's value) beside other
+    values, else -1: no set gives such a signature. O(n · perms)."""
+    cdef Py_ssize_t k, i, empty
+    for k in range(n):
+        empty = 0
+        for i in range(perms):
+            empty += sig[k * perms + i] == MINHASH_PRIME
+        if 0 < empty < perms:
+            return k
+    return -1
+
+
+cdef int _check_not_mixed(const slot_t* sig, Py_ssize_t n, Py_ssize_t perms, str name) except -1:
+    cdef Py_ssize_t k = _first_mixed_row(sig, n, perms)
+    if k >= 0:
+        raise CknValueError(f"{name.format(k)}: mixes 2**31 - 1 (the value of every slot of an "
+                            f"empty set) with other slots; not a ckn signature")
+    return 0
+
+
 cdef bint _strictly_increasing(const slot_t* xs, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(1, n):
@@ -1159,6 +1180,9 @@ cdef class MinHasher:
 def similarity(sig1, sig2, /):
     """Estimated similarity of two signatures: the fraction of equal slots (0.0 if either is empty).
 
+    A signature whose slots mix 2**31 − 1 (every slot of an empty set) with other values comes
+    from no set: CknValueError.
+
     >>> mh = MinHasher(8)
     >>> similarity(mh.signature([1, 2, 3]), mh.signature([1, 2, 3]))
     1.0
@@ -1173,6 +1197,8 @@ def similarity(sig1, sig2, /):
                             f"({n} and {s2.shape[0]}); were they made with the same permutations?")
     if n == 0:
         raise CknValueError("sig1, sig2: signatures must have at least one slot")
+    _check_not_mixed(&s1[0], 1, n, "sig1")
+    _check_not_mixed(&s2[0], 1, n, "sig2")
     cdef double out
     with nogil:
         out = minhash_similarity(&s1[0], &s2[0], n)
@@ -1211,7 +1237,8 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     It is reported as a duplicate of the qualifying kept chunk with the highest estimate, ties
     going to the higher-ranked one. ``signatures`` is a 2-D uint32 buffer (n × P) or a sequence
     of equal-length signatures; ``exact_sets`` (``dedup_exact``) is a sequence of n shingle-hash
-    sets. Returns a :class:`DedupResult`.
+    sets. Returns a :class:`DedupResult`. A signature with a slot above 2**31 − 1, or mixing
+    2**31 − 1 (an empty set's slots) with other values, comes from no set: CknValueError.
 
     >>> mh = MinHasher(16)
     >>> sigs = mh.signatures([[1, 2, 3], [4, 5], [1, 2, 3]])
@@ -1257,6 +1284,7 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
         if bad >= 0:
             raise CknValueError(f"signatures[{bad // perms}][{bad % perms}]: slots must be "
                                 f"<= 2**31 - 1, got {sig[bad]}; not a ckn signature")
+        _check_not_mixed(sig, n, perms, "signatures[{}]")  # one read: keeps the GIL
 
     cdef array.array set_values = None
     cdef array.array set_offsets = None
