@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ckn.errors import CknMemoryError, CknTypeError
 from ckn.terms import normalize as _normalize
-from ckn.typedefs cimport hash_t, index_t
+from ckn.typedefs cimport NOGIL_MIN_WORK, hash_t, index_t
 
 __all__ = ["SIMD", "TermHashes", "scan", "text_hashes", "term_counts"]
 
@@ -389,7 +389,10 @@ cdef _scan_list(list texts, str name):
         if used < 0:
             raise CknMemoryError(f"{name}: out of memory")
         values = array.clone(_HASH_TEMPLATE, used, False)
-        if used > 0:
+        if used >= NOGIL_MIN_WORK:  # ~1 MB for a 500-chunk pool: its page faults and copy
+            with nogil:
+                memcpy(values.data.as_voidptr, buf, used * sizeof(hash_t))
+        elif used > 0:
             memcpy(values.data.as_voidptr, buf, used * sizeof(hash_t))
         return TermHashes(values, offsets)
     finally:

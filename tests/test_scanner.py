@@ -179,6 +179,19 @@ def test_large_mixed_pool_and_threads():
     assert results == [want] * 4
 
 
+def test_scan_of_a_pool_above_the_nogil_threshold_keeps_every_hash():
+    # > 65,536 term hashes: copied out of the scan buffer with the GIL released
+    rnd = random.Random(11)
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"]
+    texts = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(100, 200))) + f" w{k}"
+             for k in range(600)]
+    th = scan(texts)
+    assert len(th.values) > 65_536
+    assert list(th.offsets[:3]) == [0, len(text_hashes(texts[0])),
+                                    len(text_hashes(texts[0])) + len(text_hashes(texts[1]))]
+    assert list(th.values) == [h for t in texts for h in text_hashes(t)]
+
+
 # --- BM25 over term hashes --------------------------------------------------------------------
 
 WORD = st.sampled_from(["a", "b", "c", "d", "e", "東京", "ß", "x1", "Zz"])
