@@ -5518,7 +5518,7 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     if _LINE_SCANNER is None:
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
-    crlf: list[int] = []  # the texts holding "\r\n": their line breaks are normalized first
+    crlf: list[int] = []  # the texts holding "\r\n": sanitized below, line breaks normalized
     found = _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN, crlf)
     skip = set(crlf)
     out = {}

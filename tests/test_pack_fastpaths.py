@@ -238,10 +238,12 @@ def test_scoring_while_validating_equals_cosine_over_the_columns(pool, values):
 
 
 def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
+    # 300 rows of 1,024 (307,200 values): checked and scored in place with the GIL released
     dim = 1024
-    rows = [[((k * dim + i) % 97) * 0.125 - 3.0 for i in range(dim)] for k in range(70)]
+    rows = [[((k * dim + i) % 97) * 0.125 - 3.0 for i in range(dim)] for k in range(300)]
     rows[5] = [0.0] * dim
     rows[6] = [1e300] * dim          # squared norm out of range: the Python rescaling path
+    rows[200] = [-1e300] * dim
     raw = [{"id": f"c{k}", "tokens": k, "text": "t",
             "embedding": array.array("d", r) if k % 3 == 0 else (ctypes.c_double * dim)(*r)
             if k % 3 == 1 else r} for k, r in enumerate(rows)]
@@ -252,11 +254,19 @@ def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
     want = similarity.cosine_scores(query, [None if c["embedding"] is None
                                             else array.array("d", c["embedding"]) for c in raw])
     assert cols.embeddings is None and repr(cols.dense) == repr(want)
-    assert want[5] == 0.0 and want[7] is None and want[6] is not None
-    for k in range(0, 70, 3):
+    assert want[5] == 0.0 and want[7] is None and want[6] is not None and want[200] is not None
+    for k in range(0, 300, 3):
         raw[k]["embedding"].append(1.0)  # no export left behind
         raw[k]["embedding"].pop()
-    raw[67]["embedding"][dim - 1] = math.inf   # a buffer row in the last batch
+    raw[290]["tokens"] = -1          # invalid after two batches were scored: the exact error
+    assert outcome(scored_columns, pool) == (
+        InputError, "candidates[290].tokens: expected a non-negative integer, got -1")
+    raw[290]["tokens"] = 290
+    raw[297]["embedding"][dim - 1] = math.inf   # a buffer row in the last batch
+    assert outcome(scored_columns, pool) == (
+        InputError, f"candidates[297].embedding[{dim - 1}]: expected a finite number, got inf")
+    raw[297]["embedding"][dim - 1] = 0.0
+    raw[67]["embedding"][dim - 1] = math.inf    # a buffer row in the first batch
     assert outcome(scored_columns, pool) == (
         InputError, f"candidates[67].embedding[{dim - 1}]: expected a finite number, got inf")
 
