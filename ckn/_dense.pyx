@@ -675,7 +675,7 @@ def fuse(bm25, dense, double k, double w_bm25, double w_dense):
 
 
 # ---------------------------------------------------------------------------------------------
-# Pipeline glue: the survivors' term hashes as one CSR buffer; the Chunk records.
+# Pipeline glue: the sanitized survivors, their term hashes as one CSR buffer, the Chunk records.
 # ---------------------------------------------------------------------------------------------
 
 cdef bint _contains(str text, str marker) except -1:

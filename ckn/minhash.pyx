@@ -592,6 +592,7 @@ cdef Py_ssize_t _first_mixed_row(const slot_t* sig, Py_ssize_t n, Py_ssize_t per
 
 
 cdef int _check_not_mixed(const slot_t* sig, Py_ssize_t n, Py_ssize_t perms, str name) except -1:
+    """CknValueError naming row k (``name.format(k)``) if ``_first_mixed_row`` finds one."""
     cdef Py_ssize_t k = _first_mixed_row(sig, n, perms)
     if k >= 0:
         raise CknValueError(f"{name.format(k)}: mixes 2**31 - 1 (the value of every slot of an "
