@@ -578,26 +578,34 @@ cdef Py_ssize_t _first_at_least(const slot_t* xs, Py_ssize_t n, slot_t bound) no
     return -1
 
 
-cdef Py_ssize_t _first_mixed_row(const slot_t* sig, Py_ssize_t n, Py_ssize_t perms) noexcept nogil:
-    """The first of n rows of perms slots that holds p (the empty set's value) beside other
-    values, else -1: no set gives such a signature. O(n · perms)."""
+cdef Py_ssize_t _first_invalid_row(const slot_t* sig, Py_ssize_t n, Py_ssize_t perms) noexcept nogil:
+    """The first of n rows of perms slots that no set gives (a slot above p, or p = every slot of
+    an empty set beside other values), else -1. O(n · perms), one read."""
     cdef Py_ssize_t k, i, empty
+    cdef slot_t x
     for k in range(n):
         empty = 0
         for i in range(perms):
-            empty += sig[k * perms + i] == MINHASH_PRIME
+            x = sig[k * perms + i]
+            if x > MINHASH_PRIME:
+                return k
+            empty += x == MINHASH_PRIME
         if 0 < empty < perms:
             return k
     return -1
 
 
-cdef int _check_not_mixed(const slot_t* sig, Py_ssize_t n, Py_ssize_t perms, str name) except -1:
-    """CknValueError naming row k (``name.format(k)``) if ``_first_mixed_row`` finds one."""
-    cdef Py_ssize_t k = _first_mixed_row(sig, n, perms)
-    if k >= 0:
-        raise CknValueError(f"{name.format(k)}: mixes 2**31 - 1 (the value of every slot of an "
-                            f"empty set) with other slots; not a ckn signature")
-    return 0
+cdef int _check_signatures(const slot_t* sig, Py_ssize_t n, Py_ssize_t perms, str name) except -1:
+    """CknValueError naming the first row k (``name.format(k)``) that no set gives."""
+    cdef Py_ssize_t k = _first_invalid_row(sig, n, perms), i
+    if k < 0:
+        return 0
+    for i in range(perms):
+        if sig[k * perms + i] > MINHASH_PRIME:
+            raise CknValueError(f"{name.format(k)}[{i}]: slots must be <= 2**31 - 1, got "
+                                f"{sig[k * perms + i]}; not a ckn signature")
+    raise CknValueError(f"{name.format(k)}: mixes 2**31 - 1 (the value of every slot of an empty "
+                        f"set) with other slots; not a ckn signature")
 
 
 cdef bint _strictly_increasing(const slot_t* xs, Py_ssize_t n) noexcept nogil:
@@ -1181,8 +1189,8 @@ cdef class MinHasher:
 def similarity(sig1, sig2, /):
     """Estimated similarity of two signatures: the fraction of equal slots (0.0 if either is empty).
 
-    A signature whose slots mix 2**31 − 1 (every slot of an empty set) with other values comes
-    from no set: CknValueError.
+    A signature with a slot above 2**31 − 1, or mixing 2**31 − 1 (every slot of an empty set)
+    with other values, comes from no set: CknValueError.
 
     >>> mh = MinHasher(8)
     >>> similarity(mh.signature([1, 2, 3]), mh.signature([1, 2, 3]))
@@ -1198,8 +1206,8 @@ def similarity(sig1, sig2, /):
                             f"({n} and {s2.shape[0]}); were they made with the same permutations?")
     if n == 0:
         raise CknValueError("sig1, sig2: signatures must have at least one slot")
-    _check_not_mixed(&s1[0], 1, n, "sig1")
-    _check_not_mixed(&s2[0], 1, n, "sig2")
+    _check_signatures(&s1[0], 1, n, "sig1")
+    _check_signatures(&s2[0], 1, n, "sig2")
     cdef double out
     with nogil:
         out = minhash_similarity(&s1[0], &s2[0], n)
@@ -1280,12 +1288,7 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
         sig = &grid[0, 0] if n > 0 and perms > 0 else NULL
     if perms < 1:
         raise CknValueError("signatures: every signature must have at least one slot")
-    if n > 0:
-        bad = _first_at_least(sig, n * perms, <slot_t>MINHASH_PRIME + 1)  # one read: keeps the GIL
-        if bad >= 0:
-            raise CknValueError(f"signatures[{bad // perms}][{bad % perms}]: slots must be "
-                                f"<= 2**31 - 1, got {sig[bad]}; not a ckn signature")
-        _check_not_mixed(sig, n, perms, "signatures[{}]")  # one read: keeps the GIL
+    _check_signatures(sig, n, perms, "signatures[{}]")  # one read: keeps the GIL
 
     cdef array.array set_values = None
     cdef array.array set_offsets = None
