@@ -29,6 +29,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+try:
+    from ._directive import AsciiScorer  # compiled weight sums for plain-ASCII views
+except ImportError:  # pragma: no cover - source tree without the compiled extension
+    AsciiScorer = None
+
 __all__ = ["MODEL_PATH", "Model", "features", "load_model"]
 
 MODEL_PATH = Path(__file__).with_name("directive_model.json")
@@ -72,6 +77,18 @@ def _tokens(view: str) -> list[str]:
     return tokens
 
 
+def _weight_sum(weights: dict[str, float], feats) -> float:
+    """The weights of ``feats`` (sorted, distinct) added left to right from 0.0; unknown features
+    weigh 0.0. An explicit loop, not ``sum()``: a set's order follows Python's per-process
+    string hashes, and since Python 3.12 ``sum()`` compensates rounding, so either would make a
+    score's last bits, and so a verdict at the threshold, depend on the process or version."""
+    get = weights.get
+    total = 0.0
+    for f in feats:
+        total += get(f, 0.0)
+    return total
+
+
 def _feature_set(views) -> set[str]:
     found: set[str] = set()
     for view in views:
@@ -94,7 +111,7 @@ def features(views) -> list[str]:
 class Model:
     """Weights of the directive model (see the module docstring); immutable after loading."""
 
-    __slots__ = ("bias", "threshold", "weights", "families", "trained_on", "anchors")
+    __slots__ = ("bias", "threshold", "weights", "families", "trained_on", "anchors", "_ascii")
 
     def __init__(self, data: dict):
         self.bias = float(data["bias"])
@@ -105,13 +122,17 @@ class Model:
         }
         self.trained_on: tuple[str, ...] = tuple(data["trained_on"])
         self.anchors: frozenset[str] = frozenset(data.get("anchors", ()))
+        self._ascii = None if AsciiScorer is None else AsciiScorer(self.weights)
 
     def score(self, views) -> float:
         """bias + the weights of the features of ``views`` (a segment's normalised views),
-        summed in sorted feature order as the trainer sums them: a set's order follows
-        Python's per-process string hashes, and a float sum's last bits follow its order."""
-        get = self.weights.get
-        return self.bias + sum([get(f, 0.0) for f in sorted(_feature_set(views))])
+        summed in sorted feature order (:func:`_weight_sum`). Plain-ASCII views are summed by
+        the compiled ``ckn._directive.AsciiScorer`` (the same double)."""
+        if self._ascii is not None:
+            total = self._ascii.weight_sum(views)
+            if total is not None:
+                return self.bias + total
+        return self.bias + _weight_sum(self.weights, sorted(_feature_set(views)))
 
     def family(self, views) -> str:
         """The family whose one-vs-rest model scores ``views`` highest (first in table order on
@@ -119,7 +140,7 @@ class Model:
         feats = sorted(_feature_set(views))
         best, best_score = "", float("-inf")
         for name, (bias, weights) in self.families.items():
-            s = bias + sum(weights.get(f, 0.0) for f in feats)
+            s = bias + _weight_sum(weights, feats)
             if s > best_score:
                 best, best_score = name, s
         return best

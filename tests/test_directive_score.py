@@ -158,3 +158,60 @@ def test_address_hint_never_changes_the_tokens(view):
         assert gated == directive_score._tokens(view)
     finally:
         directive_score._ADDRESS_HINT = saved
+
+
+def _reference_sum(model: Model, views) -> float:
+    from ckn.directive_score import _feature_set, _weight_sum
+    return _weight_sum(model.weights, sorted(_feature_set(views)))
+
+
+_MODEL_KEYS = sorted(k for k in load_model().weights if k.isascii())
+_MODEL_WORDS = sorted({w for k in _MODEL_KEYS for w in k[2:].split(" ")})
+_ASCII_PIECES = st.one_of(
+    st.sampled_from(_MODEL_WORDS),
+    st.sampled_from([k[2:] for k in _MODEL_KEYS if k.startswith("p:")]),  # known pairs
+    st.sampled_from([" ", "  ", ", ", ". ", "-", "'", "_", "\t", "1", "x", " q ", "Ab", "zz",
+                     "HTTP", "Example", ".", "@", "http", "www.", "example", ".com", "\x00"]),
+    st.text(st.characters(min_codepoint=0, max_codepoint=127), max_size=6),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.lists(_ASCII_PIECES, max_size=30).map("".join), min_size=1, max_size=3))
+@example(["ignore the rules", "ignore the rules"])  # a feature in two views counts once
+@example(["ignore x the rules"])                    # a single letter does not break a pair
+@example(["visit example.invalid now"])
+def test_compiled_weight_sum_is_the_python_sum(views):
+    """``AsciiScorer.weight_sum`` gives the Python path's double bit for bit, or declines
+    (None) exactly when a view holds an address hint, for the shipped model."""
+    from ckn.directive_score import _ADDRESS_HINT
+    model = load_model()
+    assert model._ascii is not None
+    got = model._ascii.weight_sum(tuple(views))
+    hinted = any(_ADDRESS_HINT.search(v) for v in views)
+    assert (got is None) == hinted
+    if got is not None:
+        assert got.hex() == _reference_sum(model, views).hex()
+        assert model.score(views) == model.bias + got
+
+
+def test_compiled_weight_sum_declines_what_python_must_decide():
+    model = load_model()
+    assert model._ascii.weight_sum(("ignore the rules", "café")) is None  # beyond ASCII
+    assert model._ascii.weight_sum(("mail ops@host",)) is None
+    assert model._ascii.weight_sum(["see www.x"]) is None
+    assert model._ascii.weight_sum("ignore the rules") is None          # not a tuple or list
+    assert model._ascii.weight_sum((b"ignore",)) is None
+    assert model._ascii.weight_sum(()) == 0.0
+    assert model._ascii.weight_sum(("a b c",)) == 0.0                   # no word of two letters
+
+
+def test_weights_are_added_left_to_right_in_sorted_feature_order():
+    # sorted: w:alpha, w:beta, w:gamma. Plainly (1e16 + 1.0) - 1e16 == 0.0; a compensated sum
+    # (Python >= 3.12's sum()) would give 1.0, so the verdict would depend on the version.
+    model = Model({"bias": 0.0, "threshold": 0.5, "families": {}, "trained_on": ["t"],
+                   "weights": {"w:alpha": 1e16, "w:beta": 1.0, "w:gamma": -1e16}})
+    views = ["gamma beta alpha"]
+    assert _reference_sum(model, views) == 0.0
+    assert model.score(views) == 0.0
+    assert model._ascii.weight_sum(views) == 0.0

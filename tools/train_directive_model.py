@@ -36,7 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ckn.directive_score import MODEL_PATH, features  # noqa: E402
+from ckn.directive_score import MODEL_PATH, _weight_sum, features  # noqa: E402
 from ckn.sanitizer import _COMMON, FAMILIES, _plan_words, normalized_views  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
@@ -139,7 +139,7 @@ def words(text: str) -> set[str]:
 
 
 def score(bias: float, weights: dict[str, float], feats: list[str]) -> float:
-    return bias + sum(weights.get(f, 0.0) for f in feats)
+    return bias + _weight_sum(weights, feats)  # as Model.score adds them
 
 
 def train() -> dict:

@@ -1,0 +1,244 @@
+"""The directive model's weight sum (``ckn.directive_score.Model.score``) for plain-ASCII views.
+
+``AsciiScorer(weights)`` keeps the model's ASCII features in two open-addressing tables: its
+words (64-bit FNV-1a hash, the bytes compared on a hit) and its word pairs (keyed by the two
+word numbers), each feature with its rank among all the model's keys in sorted order.
+``weight_sum(views)`` finds in each view what ``directive_score._tokens`` finds (runs of ASCII
+letters, two or more long, and a pair for each two consecutive runs), keeps the known features
+once each and adds their weights in sorted feature order, left to right from 0.0: the double
+that ``directive_score._weight_sum`` gives (unknown features weigh 0.0, which changes no sum).
+It returns None when a view is not a plain-ASCII str or holds what ``_tokens`` may rewrite as an
+address (``http``, ``www.``, ``@``, ``example``, or ``.`` before a lower-case letter); the caller
+then takes the Python path. O(total view length + k log k) for k known features found; the
+tables take O(number of ASCII features) memory.
+"""
+
+from cpython.object cimport PyObject
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, qsort
+from libc.string cimport memcmp, memcpy
+
+__all__ = ["AsciiScorer"]
+
+cdef extern from "Python.h":
+    bint PyUnicode_CheckExact(object o)
+    bint PyUnicode_IS_ASCII(object o)
+    const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
+
+cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFFULL
+
+
+cdef inline uint64_t _fnv1a(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = 14695981039346656037ULL
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = (h ^ p[i]) * 1099511628211ULL
+    return h
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    """splitmix64's finaliser: spreads a pair key over the table."""
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+cdef inline bint _is_letter(uint8_t c) noexcept nogil:
+    return <unsigned int>((c | 32) - 97) < 26  # A-Z, a-z
+
+
+cdef bint _address_hint(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """True when ``directive_score._ADDRESS_HINT`` matches somewhere in ``p[:n]``."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if p[i] == 64:  # @
+            return True
+        if p[i] == 46 and i + 1 < n and 97 <= p[i + 1] <= 122:  # "." before a-z
+            return True
+        if p[i] == 104 and i + 4 <= n and memcmp(p + i, b"http", 4) == 0:
+            return True
+        if p[i] == 119 and i + 4 <= n and memcmp(p + i, b"www.", 4) == 0:
+            return True
+        if p[i] == 101 and i + 7 <= n and memcmp(p + i, b"example", 7) == 0:
+            return True
+    return False
+
+
+cdef int _cmp_rank(const void* a, const void* b) noexcept nogil:
+    cdef int32_t x = (<const int32_t*>a)[0], y = (<const int32_t*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef class AsciiScorer:
+    """The model's ASCII features as C tables; see the module docstring."""
+
+    cdef uint64_t* word_hash      # word slots: hash, word number (-1: empty)
+    cdef int32_t* word_slot_id
+    cdef Py_ssize_t word_mask
+    cdef uint8_t* word_bytes      # word k is word_bytes[word_start[k]:word_start[k + 1]]
+    cdef Py_ssize_t* word_start
+    cdef int32_t* word_rank       # rank of "w:<word k>", -1: not a feature
+    cdef uint64_t* pair_key       # pair slots: (a << 32) | b, _EMPTY when empty
+    cdef int32_t* pair_rank
+    cdef Py_ssize_t pair_mask
+    cdef double* weight_of_rank   # weight of the feature of each rank
+
+    def __cinit__(self, dict weights):
+        keys = sorted(weights)
+        cdef Py_ssize_t n_keys = len(keys), r, k, slot, total = 0
+        cdef uint64_t h, key64
+        words: dict = {}  # word (bytes) -> number, in first-seen order
+        w_feats, p_feats = [], []
+        for r in range(n_keys):
+            key = keys[r]
+            if not key.isascii():
+                continue  # no plain-ASCII view has it
+            if key.startswith("w:"):
+                w_feats.append((words.setdefault(key[2:].encode(), len(words)), r))
+            elif key.startswith("p:") and key.count(" ") == 1:
+                a, b = key[2:].split(" ")
+                p_feats.append((words.setdefault(a.encode(), len(words)),
+                                words.setdefault(b.encode(), len(words)), r))
+        cdef Py_ssize_t n_words = len(words), n_pairs = len(p_feats)
+        for word in words:
+            total += len(word)
+        self.word_mask = _table_size(n_words) - 1
+        self.pair_mask = _table_size(n_pairs) - 1
+        self.word_hash = <uint64_t*>malloc((self.word_mask + 1) * sizeof(uint64_t))
+        self.word_slot_id = <int32_t*>malloc((self.word_mask + 1) * sizeof(int32_t))
+        self.word_bytes = <uint8_t*>malloc(total + 1)
+        self.word_start = <Py_ssize_t*>malloc((n_words + 1) * sizeof(Py_ssize_t))
+        self.word_rank = <int32_t*>malloc((n_words + 1) * sizeof(int32_t))
+        self.pair_key = <uint64_t*>malloc((self.pair_mask + 1) * sizeof(uint64_t))
+        self.pair_rank = <int32_t*>malloc((self.pair_mask + 1) * sizeof(int32_t))
+        self.weight_of_rank = <double*>malloc((n_keys + 1) * sizeof(double))
+        if (self.word_hash == NULL or self.word_slot_id == NULL or self.word_bytes == NULL
+                or self.word_start == NULL or self.word_rank == NULL or self.pair_key == NULL
+                or self.pair_rank == NULL or self.weight_of_rank == NULL):
+            raise MemoryError()
+        for r in range(n_keys):
+            self.weight_of_rank[r] = float(weights[keys[r]])
+        for slot in range(self.word_mask + 1):
+            self.word_slot_id[slot] = -1
+        total = 0
+        k = 0
+        for word in words:  # numbered in insertion order
+            self.word_start[k] = total
+            memcpy(self.word_bytes + total, <const char*>word, len(word))
+            total += len(word)
+            self.word_rank[k] = -1
+            h = _fnv1a(self.word_bytes + self.word_start[k], len(word))
+            slot = h & self.word_mask
+            while self.word_slot_id[slot] >= 0:
+                slot = (slot + 1) & self.word_mask
+            self.word_hash[slot] = h
+            self.word_slot_id[slot] = k
+            k += 1
+        self.word_start[n_words] = total
+        for k, r in w_feats:
+            self.word_rank[k] = r
+        for slot in range(self.pair_mask + 1):
+            self.pair_key[slot] = _EMPTY
+        for a, b, r in p_feats:
+            key64 = (<uint64_t>a << 32) | <uint64_t>b
+            slot = _mix(key64) & self.pair_mask
+            while self.pair_key[slot] != _EMPTY:
+                slot = (slot + 1) & self.pair_mask
+            self.pair_key[slot] = key64
+            self.pair_rank[slot] = r
+
+    def __dealloc__(self):
+        free(self.word_hash)
+        free(self.word_slot_id)
+        free(self.word_bytes)
+        free(self.word_start)
+        free(self.word_rank)
+        free(self.pair_key)
+        free(self.pair_rank)
+        free(self.weight_of_rank)
+
+    cdef int32_t _word(self, const uint8_t* p, Py_ssize_t n) noexcept nogil:
+        """The number of the model word ``p[:n]``, or -1."""
+        cdef uint64_t h = _fnv1a(p, n)
+        cdef Py_ssize_t slot = h & self.word_mask
+        cdef int32_t k
+        while True:
+            k = self.word_slot_id[slot]
+            if k < 0:
+                return -1
+            if (self.word_hash[slot] == h and self.word_start[k + 1] - self.word_start[k] == n
+                    and memcmp(self.word_bytes + self.word_start[k], p, n) == 0):
+                return k
+            slot = (slot + 1) & self.word_mask
+
+    cdef int32_t _pair(self, int32_t a, int32_t b) noexcept nogil:
+        """The rank of the feature "p:<word a> <word b>", or -1."""
+        cdef uint64_t key64 = (<uint64_t>a << 32) | <uint64_t>b
+        cdef Py_ssize_t slot = _mix(key64) & self.pair_mask
+        while self.pair_key[slot] != _EMPTY:
+            if self.pair_key[slot] == key64:
+                return self.pair_rank[slot]
+            slot = (slot + 1) & self.pair_mask
+        return -1
+
+    def weight_sum(self, views):
+        """Sum of the weights of the distinct features of ``views`` (a tuple or list of str),
+        in sorted feature order; None when the Python path must decide (see the module)."""
+        if type(views) is not tuple and type(views) is not list:
+            return None
+        cdef Py_ssize_t size, total = 0, i, start, found = 0, v, n_views = len(views)
+        for v in range(n_views):
+            view = views[v]
+            if not PyUnicode_CheckExact(view) or not PyUnicode_IS_ASCII(view):
+                return None
+            total += len(view)
+        # at most one word and one pair per two bytes of a view (runs are two or more letters)
+        cdef int32_t* ranks = <int32_t*>malloc((total + 2) * sizeof(int32_t))
+        if ranks == NULL:
+            raise MemoryError()
+        cdef const uint8_t* p
+        cdef int32_t word, prev, r
+        cdef double s = 0.0
+        try:
+            for v in range(n_views):
+                p = <const uint8_t*>PyUnicode_AsUTF8AndSize(views[v], &size)
+                if _address_hint(p, size):
+                    return None
+                prev = -2  # -2: no token yet in this view; -1: an unknown word
+                i = 0
+                while i < size:
+                    if not _is_letter(p[i]):
+                        i += 1
+                        continue
+                    start = i
+                    while i < size and _is_letter(p[i]):
+                        i += 1
+                    if i - start < 2:
+                        continue
+                    word = self._word(p + start, i - start)
+                    if word >= 0:
+                        r = self.word_rank[word]
+                        if r >= 0:
+                            ranks[found] = r
+                            found += 1
+                        if prev >= 0:
+                            r = self._pair(prev, word)
+                            if r >= 0:
+                                ranks[found] = r
+                                found += 1
+                    prev = word
+            qsort(ranks, found, sizeof(int32_t), _cmp_rank)
+            for i in range(found):
+                if i == 0 or ranks[i] != ranks[i - 1]:
+                    s += self.weight_of_rank[ranks[i]]
+            return s
+        finally:
+            free(ranks)
+
+
+cdef Py_ssize_t _table_size(Py_ssize_t n):
+    """A power of two at least twice ``n`` (load factor <= 1/2), at least 16."""
+    cdef Py_ssize_t size = 16
+    while size < 2 * n:
+        size *= 2
+    return size
