@@ -55,16 +55,30 @@ def _checked(chunks: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return pairs
 
 
+def _json_string(chunk_id: str) -> str:
+    """``json.dumps(chunk_id, ensure_ascii=True)``; printable ASCII without ``"`` or ``\\``
+    (what ids usually are) is only quoted."""
+    if (chunk_id.isascii() and chunk_id.isprintable() and '"' not in chunk_id
+            and "\\" not in chunk_id):
+        return f'"{chunk_id}"'
+    return json.dumps(chunk_id, ensure_ascii=True)
+
+
 def context_nonce(chunks: Sequence[tuple[str, str]], /) -> str:
     """The fence nonce for ``chunks``: 16 hex digits found in no id and no text."""
+    return _nonce(_checked(chunks))
+
+
+def _nonce(pairs: list[tuple[str, str]]) -> str:
+    """:func:`context_nonce` of checked pairs."""
     pieces = []  # each id and text as its 8-byte big-endian length, then its UTF-8
-    for chunk_id, text in _checked(chunks):
+    for chunk_id, text in pairs:
         for part in (chunk_id, text):
             data = part.encode("utf-8", "surrogatepass")
             pieces.append(len(data).to_bytes(8, "big"))
             pieces.append(data)
     digest = hashlib.sha256(b"".join(pieces))  # one update: hashlib releases the GIL for it
-    haystacks = [part for pair in chunks for part in pair]
+    haystacks = [part for pair in pairs for part in pair]
     counter = 0
     while True:
         candidate = digest.copy()
@@ -90,10 +104,10 @@ def render_context(chunks: Sequence[tuple[str, str]], /, *, preamble: str = DEFA
     </untrusted-context nonce="503a2309b61e13df">
     """
     pairs = _checked(chunks)
-    nonce = context_nonce(pairs)
+    nonce = _nonce(pairs)
     lines = [f'<untrusted-context nonce="{nonce}">', preamble.format(nonce=nonce)]
     for chunk_id, text in pairs:
-        lines.append(f"<<<chunk {nonce} id={json.dumps(chunk_id, ensure_ascii=True)}>>>")
+        lines.append(f"<<<chunk {nonce} id={_json_string(chunk_id)}>>>")
         lines.append(text)
         lines.append(f"<<<end {nonce}>>>")
     lines.append(f'</untrusted-context nonce="{nonce}">')

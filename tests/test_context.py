@@ -125,3 +125,9 @@ def test_any_chunks_round_trip_through_the_fences(chunks):
     assert all(nonce not in part for pair in chunks for part in pair)
     assert parse(out) == chunks
     assert fence_lines(out, nonce) == 3 + 2 * len(chunks)
+
+
+@given(st.one_of(st.text(), st.text(st.sampled_from('ab"\\\x00\x1f\x7f\n é😀-_. '))))
+def test_header_ids_are_json_strings(chunk_id):
+    from ckn.context import _json_string
+    assert _json_string(chunk_id) == json.dumps(chunk_id, ensure_ascii=True)
