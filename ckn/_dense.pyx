@@ -49,6 +49,8 @@ cdef extern from "Python.h":
     PyObject* PyDict_GetItem(object d, object key)   # borrowed; NULL when missing, no error
     PyObject* Py_None
     object PyLong_FromDouble(double v)
+    long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
+    object PyLong_FromLongLong(long long v)
 
 
 def float64_array(x):
@@ -326,6 +328,8 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     cdef PyObject* ptext
     cdef PyObject* pemb
     cdef bint finite
+    cdef long long tv
+    cdef int ovf
     cdef Py_ssize_t size = n if n > 0 else 1
     # Buffers held open until the copy pass (at most one per candidate); the rows: copy
     # targets by buffer (columns), or every candidate's doubles with its status (scores).
@@ -349,7 +353,10 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
                 return None
             if not PyUnicode_CheckExact(pid) or PyUnicode_GET_LENGTH(pid) == 0:
                 return None
-            if not PyLong_CheckExact(ptok) or <object>ptok < 0:
+            if not PyLong_CheckExact(ptok):
+                return None
+            tv = PyLong_AsLongLongAndOverflow(<object>ptok, &ovf)
+            if ovf < 0 or (ovf == 0 and tv < 0):  # negative (ovf > 0: above int64, kept)
                 return None
             if not PyUnicode_CheckExact(ptext):
                 return None
@@ -389,7 +396,9 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
                 else:  # not a float64 buffer of dim values: the Python checks decide
                     return None
             ids[k] = <object>pid
-            tokens[k] = <object>ptok
+            # a new int of the same value (small ones are shared): the pack reads the 500
+            # counts again at its end, and new ints lie together, the input's are scattered
+            tokens[k] = PyLong_FromLongLong(tv) if ovf == 0 else <object>ptok
             texts[k] = <object>ptext
         if score:
             scratch = array.clone(_DOUBLE_TEMPLATE, 3 * 32 + 1, False)

@@ -188,6 +188,19 @@ def test_fast_columns_hold_exactly_the_floats():
         assert _dense.candidate_columns(raw, dim) is None
 
 
+@pytest.mark.parametrize("tokens", [0, 1, 256, 257, 180_000, 2**63 - 1, 2**63, 10**30])
+def test_fast_columns_keep_every_token_count(tokens):
+    # The counts come back as new ints of the same value (the fast pass stays taken for counts
+    # beyond int64 too); a negative count, even beyond int64, is left to the Python checks.
+    raw = [{"id": "a", "tokens": tokens, "text": "x"}, {"id": "b", "tokens": 7, "text": "y"}]
+    got = _dense.candidate_columns(raw, 0)
+    assert got is not None and got[1] == [tokens, 7]
+    assert all(type(t) is int for t in got[1])
+    raw[0]["tokens"] = -1 - tokens
+    assert _dense.candidate_columns(raw, 0) is None
+    assert outcome(columns, {"query": "q", "token_budget": 5, "candidates": raw})[0] is InputError
+
+
 def test_double_buffers_are_copied_exactly_above_the_nogil_threshold():
     # 70 x 1,024 values: the buffers are checked and copied in one pass without the GIL.
     dim = 1024
