@@ -14,7 +14,7 @@ from cpython cimport array
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.object cimport PyObject
 from libc.math cimport floor, isfinite, sqrt
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, qsort
 from libc.string cimport memchr, memcmp, memcpy
 from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicode_DATA,
@@ -687,15 +687,8 @@ def fuse(bm25, dense, double k, double w_bm25, double w_dense):
 # Pipeline glue: the sanitized survivors, their term hashes as one CSR buffer, the Chunk records.
 # ---------------------------------------------------------------------------------------------
 
-cdef bint _contains(str text, str marker) except -1:
-    """``marker in text`` for a non-empty ASCII ``marker``: a memchr for its first byte, then a
-    memcmp, over 1-byte-kind texts (Latin-1 code units are bytes); ``in`` for the others."""
-    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:
-        return marker in text
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(<PyObject*>text)
-    cdef Py_ssize_t m = PyUnicode_GET_LENGTH(<PyObject*>marker)
-    cdef const char* needle = <const char*>PyUnicode_DATA(marker)
-    cdef const char* p = <const char*>PyUnicode_DATA(text)
+cdef bint _holds(const char* p, Py_ssize_t n, const char* needle, Py_ssize_t m) noexcept nogil:
+    """``needle[:m]`` (m >= 1) occurs in ``p[:n]``: a memchr for its first byte, then a memcmp."""
     cdef const char* last = p + (n - m)       # the last place a match can start
     while n >= m and p <= last:
         p = <const char*>memchr(p, needle[0], <size_t>(last - p + 1))
@@ -705,6 +698,15 @@ cdef bint _contains(str text, str marker) except -1:
             return True
         p += 1
     return False
+
+
+cdef void _mark_holders(const char** data, const Py_ssize_t* lengths, Py_ssize_t n,
+                        const char* needle, Py_ssize_t m, uint8_t* holds) noexcept nogil:
+    """``holds[k] = needle in text k`` for the 1-byte-kind texts (``data[k]`` not NULL)."""
+    cdef Py_ssize_t k
+    for k in range(n):
+        if data[k] != NULL:
+            holds[k] = _holds(data[k], lengths[k], needle, m)
 
 
 cdef bint _blank(str text) noexcept:
@@ -729,7 +731,8 @@ def sanitized_survivors(list order, list texts, dict changed, str marker, conten
     Returns ``(survivors, rows, replaced, empty)``: the fused positions whose content has a
     non-whitespace character, their candidate indices, ``{k: hashes_of(content)}`` for each
     survivor ``k`` whose content is not ``texts[i]``, and the positions whose content is blank.
-    A memchr per text and O(1) blank test for the usual text; O(total length) at worst."""
+    A memchr per text (GIL released) and O(1) blank test for the usual text; O(total length)
+    at worst."""
     if not marker or not marker.isascii():
         raise ValueError("sanitized_survivors: expected a non-empty ASCII marker")
     cdef Py_ssize_t n = len(order), pos, i
@@ -739,27 +742,56 @@ def sanitized_survivors(list order, list texts, dict changed, str marker, conten
     cdef dict replaced = {}
     cdef str raw, text, content
     cdef object cleaned
-    for pos in range(n):
-        i = order[pos]
-        if not (0 <= i < n):
-            raise IndexError("sanitized_survivors: order out of range")
-        raw = texts[i]
-        cleaned = changed.get(i) if changed else None
-        if cleaned is None:
-            text = raw
+    cdef Py_ssize_t total = 0, m = len(marker)
+    cdef const char* needle = <const char*>PyUnicode_DATA(marker)
+    # the marker test reads every text (1-byte kind: Latin-1 code units are bytes, so a byte
+    # search is exact): one pass with the GIL released when they are long enough together
+    cdef const char** data = <const char**>malloc((n if n > 0 else 1) * sizeof(char*))
+    cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+    cdef uint8_t* holds = <uint8_t*>malloc(n if n > 0 else 1)
+    try:
+        if data == NULL or lengths == NULL or holds == NULL:
+            raise MemoryError()
+        for pos in range(n):
+            i = order[pos]
+            if not (0 <= i < n):
+                raise IndexError("sanitized_survivors: order out of range")
+            raw = texts[i]
+            cleaned = changed.get(i) if changed else None
+            if cleaned is None:
+                text = raw
+            else:
+                text = cleaned.text
+                redactions[pos] = cleaned.redactions
+            clean_texts[pos] = text   # holds the text while the pass below reads it
+            if PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND:
+                data[pos] = <const char*>PyUnicode_DATA(text)
+                lengths[pos] = PyUnicode_GET_LENGTH(<PyObject*>text)
+                total += lengths[pos]
+            else:
+                data[pos] = NULL
+                holds[pos] = marker in text
+        if total >= NOGIL_MIN_WORK:
+            with nogil:
+                _mark_holders(data, lengths, n, needle, m, holds)
         else:
-            text = cleaned.text
-            redactions[pos] = cleaned.redactions
-        clean_texts[pos] = text
-        content = content_of(text) if _contains(text, marker) else text
-        if _blank(content):
-            empty.append(pos)
-            continue
-        if content is not raw and content != raw:
-            replaced[len(survivors)] = hashes_of(content)
-        survivors.append(pos)
-        rows.append(i)
-    return survivors, rows, replaced, empty
+            _mark_holders(data, lengths, n, needle, m, holds)
+        for pos in range(n):
+            text = clean_texts[pos]
+            content = content_of(text) if holds[pos] else text
+            if _blank(content):
+                empty.append(pos)
+                continue
+            raw = texts[order[pos]]
+            if content is not raw and content != raw:
+                replaced[len(survivors)] = hashes_of(content)
+            survivors.append(pos)
+            rows.append(order[pos])
+        return survivors, rows, replaced, empty
+    finally:
+        free(data)
+        free(lengths)
+        free(holds)
 
 
 cdef array.array _U64_TEMPLATE = _pyarray.array("Q")

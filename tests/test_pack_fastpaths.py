@@ -425,6 +425,30 @@ def test_sanitized_survivors_equal_the_python_loop(texts, data):
     assert all(a is b for a, b in zip(clean_texts, want[1]))
 
 
+def test_sanitized_survivors_mark_long_texts_without_the_gil():
+    # 90 texts of ~1,000 code points (past NOGIL_MIN_WORK together): the marker test runs in
+    # the GIL-free pass; the marker at the start, the middle, the very end, cut short, in
+    # 1-, 2- and 4-byte-kind texts, and texts blank once their marker lines are dropped.
+    from ckn.sanitizer import content_without_markers
+    from ckn.scanner import text_hashes
+
+    body = "retry budget words " * 52
+    texts = []
+    for k in range(90):
+        extra = ("", "é", "€", "\U0001f600")[k % 4]
+        texts.append([_MARKER + "\n" + body, body + extra + "\n" + _MARKER, body + _MARKER[:-1],
+                      body[:500] + "\n" + _MARKER + "\n" + body[500:] + extra, "  \n" + _MARKER,
+                      body + extra][k % 6])
+    assert sum(map(len, texts)) >= 1 << 16
+    order = list(range(89, -1, -1))
+    want = survivors_reference(order, texts, {}, _MARKER, content_without_markers, text_hashes)
+    clean_texts, redactions = [None] * 90, [()] * 90
+    got = _dense.sanitized_survivors(order, texts, {}, _MARKER, content_without_markers,
+                                     text_hashes, clean_texts, redactions)
+    assert repr((got, clean_texts, redactions)) == repr(want)
+    assert len(got[2]) == 45 and len(got[3]) == 15  # marker lines dropped; blank once dropped
+
+
 def test_sanitized_survivors_reject_bad_columns():
     with pytest.raises(ValueError, match="ASCII marker"):
         _dense.sanitized_survivors([], [], {}, "", str, str, [], [])
