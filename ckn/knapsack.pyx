@@ -1091,9 +1091,10 @@ def _run(weights, values, budget, max_memory, int flags):
     if workspace == NULL:
         raise CknMemoryError(f"cannot allocate {size} bytes of knapsack workspace")
     try:
-        # the work is between about n log n and n * budget: small instances (a 500-chunk pool,
-        # a few thousand tokens: well under a millisecond even as a dense DP) keep the GIL
-        if n >= 4096 or <double>n * c_budget >= 256.0 * NOGIL_MIN_WORK:
+        # the work is between about n log n and n * budget; measured, it grows with n (a
+        # 500-chunk pool with a 4,000-token budget: ~60 us). From a few hundred items it is
+        # past NOGIL_MIN_WORK's ~50 us, and another thread (a second packer) can run meanwhile
+        if n >= 256 or <double>n * c_budget >= 256.0 * NOGIL_MIN_WORK:
             with nogil:
                 status = _solve_flags(wp, vp, n, c_budget, workspace, size, sp,
                                       &total_value, &total_weight, flags)
