@@ -122,17 +122,26 @@ class Model:
         }
         self.trained_on: tuple[str, ...] = tuple(data["trained_on"])
         self.anchors: frozenset[str] = frozenset(data.get("anchors", ()))
-        self._ascii = None if AsciiScorer is None else AsciiScorer(self.weights)
+        self._ascii = None  # the compiled scorer, built on first use (~20 ms): see _scorer
 
     def score(self, views) -> float:
         """bias + the weights of the features of ``views`` (a segment's normalised views),
         summed in sorted feature order (:func:`_weight_sum`). Plain-ASCII views are summed by
         the compiled ``ckn._directive.AsciiScorer`` (the same double)."""
-        if self._ascii is not None:
-            total = self._ascii.weight_sum(views)
+        scorer = self._scorer()
+        if scorer is not None:
+            total = scorer.weight_sum(views)
             if total is not None:
                 return self.bias + total
         return self.bias + _weight_sum(self.weights, sorted(_feature_set(views)))
+
+    def _scorer(self):
+        """The compiled ``AsciiScorer`` of the weights (None without the extension), built on
+        first use so that importing ``ckn`` does not pay for it. Two threads may both build
+        one; either is the same table."""
+        if self._ascii is None and AsciiScorer is not None:
+            self._ascii = AsciiScorer(self.weights)
+        return self._ascii
 
     def family(self, views) -> str:
         """The family whose one-vs-rest model scores ``views`` highest (first in table order on

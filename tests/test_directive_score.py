@@ -186,8 +186,7 @@ def test_compiled_weight_sum_is_the_python_sum(views):
     (None) exactly when a view holds an address hint, for the shipped model."""
     from ckn.directive_score import _ADDRESS_HINT
     model = load_model()
-    assert model._ascii is not None
-    got = model._ascii.weight_sum(tuple(views))
+    got = model._scorer().weight_sum(tuple(views))
     hinted = any(_ADDRESS_HINT.search(v) for v in views)
     assert (got is None) == hinted
     if got is not None:
@@ -196,14 +195,14 @@ def test_compiled_weight_sum_is_the_python_sum(views):
 
 
 def test_compiled_weight_sum_declines_what_python_must_decide():
-    model = load_model()
-    assert model._ascii.weight_sum(("ignore the rules", "café")) is None  # beyond ASCII
-    assert model._ascii.weight_sum(("mail ops@host",)) is None
-    assert model._ascii.weight_sum(["see www.x"]) is None
-    assert model._ascii.weight_sum("ignore the rules") is None          # not a tuple or list
-    assert model._ascii.weight_sum((b"ignore",)) is None
-    assert model._ascii.weight_sum(()) == 0.0
-    assert model._ascii.weight_sum(("a b c",)) == 0.0                   # no word of two letters
+    scorer = load_model()._scorer()
+    assert scorer.weight_sum(("ignore the rules", "café")) is None  # beyond ASCII
+    assert scorer.weight_sum(("mail ops@host",)) is None
+    assert scorer.weight_sum(["see www.x"]) is None
+    assert scorer.weight_sum("ignore the rules") is None          # not a tuple or list
+    assert scorer.weight_sum((b"ignore",)) is None
+    assert scorer.weight_sum(()) == 0.0
+    assert scorer.weight_sum(("a b c",)) == 0.0                   # no word of two letters
 
 
 def test_weights_are_added_left_to_right_in_sorted_feature_order():
@@ -214,4 +213,4 @@ def test_weights_are_added_left_to_right_in_sorted_feature_order():
     views = ["gamma beta alpha"]
     assert _reference_sum(model, views) == 0.0
     assert model.score(views) == 0.0
-    assert model._ascii.weight_sum(views) == 0.0
+    assert model._scorer().weight_sum(views) == 0.0
