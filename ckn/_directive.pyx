@@ -2,7 +2,8 @@
 
 ``AsciiScorer(weights)`` keeps the model's ASCII features in two open-addressing tables: its
 words (64-bit FNV-1a hash, the bytes compared on a hit) and its word pairs (keyed by the two
-word numbers), each feature with its rank among all the model's keys in sorted order.
+word numbers, spread by splitmix64's finaliser; both hashes from ``ckn.minhash``'s C API), each
+feature with its rank among all the model's keys in sorted order.
 ``weight_sum(views)`` finds in each view what ``directive_score._tokens`` finds (runs of ASCII
 letters, two or more long, and a pair for each two consecutive runs), keeps the known features
 once each and adds their weights in sorted feature order, left to right from 0.0: the double
@@ -13,10 +14,11 @@ then takes the Python path. O(total view length + k log k) for k known features 
 tables take O(number of ASCII features) memory.
 """
 
-from cpython.object cimport PyObject
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort
 from libc.string cimport memcmp, memcpy
+
+from ckn.minhash cimport minhash_fnv1a64 as _fnv1a, minhash_mix64 as _mix
 
 __all__ = ["AsciiScorer"]
 
@@ -26,21 +28,6 @@ cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
 
 cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFFULL
-
-
-cdef inline uint64_t _fnv1a(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = 14695981039346656037ULL
-    cdef Py_ssize_t i
-    for i in range(n):
-        h = (h ^ p[i]) * 1099511628211ULL
-    return h
-
-
-cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    """splitmix64's finaliser: spreads a pair key over the table."""
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
-    return x ^ (x >> 31)
 
 
 cdef inline bint _is_letter(uint8_t c) noexcept nogil:
