@@ -311,11 +311,21 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
         if count_tokens is not None:
             for pos in kept:
                 tokens[pos] = _recount(count_tokens, ids[order[pos]], clean_texts[pos])
-        weights_k = [tokens[pos] for pos in kept]
+        # A chunk longer than the budget is in no feasible subset: the knapsack weighs only the
+        # others (the same optimum and tie-break), so any token count is accepted (SPEC §3)
         budget = params.token_budget
+        fit = [k for k, pos in enumerate(kept) if tokens[pos] <= budget]
+        if len(fit) < len(kept):
+            values_k = [values_k[k] for k in fit]
+            fit = [kept[k] for k in fit]
+        else:
+            fit = kept
+        weights_k = [tokens[pos] for pos in fit]
+        if budget > _INT64_MAX:
+            _check_int64_weights(fit, weights_k, order, ids)
         for k in solve(weights_k, values_k, budget).indices:
-            status[kept[k]] = "selected"
-            reason[kept[k]] = "in the optimal subset"
+            status[fit[k]] = "selected"
+            reason[fit[k]] = "in the optimal subset"
         for pos in kept:
             if status[pos] == "kept":
                 status[pos] = "not_selected"
@@ -326,6 +336,19 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     return build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
                         rrf, status, reason, clean_texts, redactions, duplicate, tokens, overlap,
                         utility, value)
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _check_int64_weights(fit: list, weights: list, order: list, ids: list) -> None:
+    """Raise CknValueError naming the first candidate whose token count fits a budget above
+    2**63 - 1 but not the knapsack's int64 weights."""
+    for pos, w in zip(fit, weights):
+        if w > _INT64_MAX:
+            i = order[pos]
+            raise CknValueError(f"candidates[{i}] ({ids[i]!r}): {w} tokens do not fit in the "
+                                f"knapsack's int64 weights; lower token_budget below 2**63")
 
 
 def _recount(count_tokens: TokenCounter, chunk_id: str, text: str) -> int:

@@ -229,6 +229,35 @@ def test_knapsack_values_beyond_int64_are_a_clear_error(weight, scale, shown):
     assert ckn.pack(pool).receipt["selected_ids"] == ["y", "x"]
 
 
+@pytest.mark.parametrize("tokens", [101, 2**63 - 1, 2**63, 10**30])
+def test_a_chunk_longer_than_the_budget_is_never_packed_whatever_its_count(tokens):
+    # SPEC §3 allows any integer >= 0; the knapsack weighs int64, so a count beyond it that
+    # exceeds the budget must still just be "not selected" (it raised an int64 error before).
+    pool = {"query": "a b", "token_budget": 100, "candidates": [
+        {"id": "x", "tokens": tokens, "text": "a b c"}, {"id": "y", "tokens": 60, "text": "a d"},
+        {"id": "z", "tokens": 40, "text": "b e"}]}
+    result = ckn.pack(pool)
+    assert result.receipt["selected_ids"] == ["y", "z"]
+    x = next(c for c in result.chunks if c.id == "x")
+    assert (x.status, x.tokens) == ("not_selected", tokens)
+    assert x.reason == f"{tokens} tokens exceed the budget of 100"
+
+
+def test_token_counts_beyond_int64_within_a_larger_budget_are_a_clear_error(tmp_path, capsys):
+    pool = {"query": "a", "token_budget": 10**40, "candidates": [
+        {"id": "x", "tokens": 5, "text": "a"}, {"id": "y", "tokens": 10**30, "text": "b"}]}
+    message = (f"candidates[1] ('y'): {10**30} tokens do not fit in the knapsack's int64 "
+               f"weights; lower token_budget below 2**63")
+    with pytest.raises(ckn.CknValueError) as info:
+        ckn.pack(pool)
+    assert str(info.value) == message
+    path = tmp_path / "pool.json"
+    path.write_text(json.dumps(pool))
+    from ckn.cli import main
+    assert main(["pack", "--input", str(path)]) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_unknown_top_level_keys_far_from_parameters_are_ignored():
     pool = ckn.example_pool()
     pool["metadata"] = {"source": "x"}
@@ -266,7 +295,8 @@ def pools(draw, max_candidates=9):
     with_embeddings = draw(st.booleans())
     candidates = []
     for i in range(n):
-        c = {"id": f"c{i}", "tokens": draw(st.integers(0, 60)), "text": draw(texts)}
+        tokens = st.one_of(st.integers(0, 60), st.sampled_from([2**63 - 1, 2**63, 10**30]))
+        c = {"id": f"c{i}", "tokens": draw(tokens), "text": draw(texts)}
         if with_embeddings and draw(st.booleans()):
             c["embedding"] = draw(vectors)
         if draw(st.integers(0, 9)) == 0:
