@@ -10,8 +10,9 @@ prints, per pack, the median of each stretch in order — G (GIL held) or N (rel
 total held. In a single thread nobody waits for the GIL, so these are the stretches a second
 thread would have to fit around: with two threads, the held stretches of both run one at a
 time. ``ckn.pack``'s order is validation, cosine (N), scan (N), BM25 (N), fusion and the
-sanitizer's set-up, the sanitizer pass (N), the survivors, the copy of their term hashes (N),
-MinHash (N, two calls), dedup (N), then the knapsack, the result records and the context.
+sanitizer's set-up, the sanitizer pass (N), the rules on candidate lines, the survivors' marker
+test (N), the copy of their term hashes (N), MinHash (N, two calls), dedup (N), the knapsack's
+values, the knapsack (N), the result records, the context (its SHA-256: N).
 """
 
 from __future__ import annotations
