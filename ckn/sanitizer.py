@@ -553,7 +553,8 @@ _OVERRIDE_VERB = (
     # es
     "|ignora|ignoren|ignorar|ignorad|ignorando|olvida|olvide|olviden|olvidar|olvidad|olvidando"
     "|olvidate|olvidese|descarta|descarte|descartar|omite|omita|omitir|desestima|desestime"
-    "|desobedece|anula|anule|deja de seguir|deja de obedecer|deja de lado|deje de lado|no sigas"
+    "|desobedece|anula|anule|anulan|anulen|anular|anulad|anulando|deja de seguir|deja de obedecer"
+    "|deja de lado|deje de lado|no sigas"
     "|no siga|no sigan|no hagas caso|no haga caso|haz caso omiso|haga caso omiso|hagan caso omiso"
     "|pasa por alto|pase por alto|prescinde|ignoraras|ignorases|ignores|ignoreis|olvidaras"
     "|olvidases|olvides|descartaras|descartes|omitas|dejes de seguir"
