@@ -314,12 +314,11 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
         # A chunk longer than the budget is in no feasible subset: the knapsack weighs only the
         # others (the same optimum and tie-break), so any token count is accepted (SPEC §3)
         budget = params.token_budget
-        fit = [k for k, pos in enumerate(kept) if tokens[pos] <= budget]
-        if len(fit) < len(kept):
-            values_k = [values_k[k] for k in fit]
-            fit = [kept[k] for k in fit]
-        else:
-            fit = kept
+        fitting = [k for k, pos in enumerate(kept) if tokens[pos] <= budget]
+        fit = kept
+        if len(fitting) < len(kept):
+            fit = [kept[k] for k in fitting]
+            values_k = [values_k[k] for k in fitting]
         weights_k = [tokens[pos] for pos in fit]
         if budget > _INT64_MAX:
             _check_int64_weights(fit, weights_k, order, ids)
