@@ -5118,10 +5118,23 @@ def rule_matches(rule: Rule, view: str) -> bool:
 
 
 def _matches(index: int, view: str) -> bool:
-    guard = RULES[index].guard
+    return bool((_MATCHERS[index] or _matcher(index))(view))
+
+
+# Per rule, a callable view -> truthy when the rule matches (the compiled regex's bound
+# ``search`` for unguarded rules): made with the regex, on first use.
+_MATCHERS: list = [None] * len(RULES)
+
+
+def _matcher(index: int):
+    regex, guard = _regex(index), RULES[index].guard
     if not guard:
-        return _regex(index).search(view) is not None
-    return any(_guard_passes(guard, view[: m.start()]) for m in _regex(index).finditer(view))
+        matcher = regex.search
+    else:
+        def matcher(view: str) -> bool:
+            return any(_guard_passes(guard, view[: m.start()]) for m in regex.finditer(view))
+    _MATCHERS[index] = matcher
+    return matcher
 
 
 _ALL_RULES = tuple(range(len(RULES)))
@@ -5363,8 +5376,10 @@ def _first_rule(rules: tuple[int, ...], views: tuple[str, ...], below: int) -> i
     for index in rules:
         if index >= below:
             break
-        if any(_matches(index, view) for view in views):
-            return index
+        matches = _MATCHERS[index] or _matcher(index)
+        for view in views:
+            if matches(view):
+                return index
     return below
 
 
