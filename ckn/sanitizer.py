@@ -5042,7 +5042,8 @@ _REQUIRE_CHARS: dict[str, tuple[str, ...]] = {
     "json_privileged_role_lowers_safety": ("\"'", ":"),
     "mid_line_role_marker": ("#[<",),
     "ai_labelled_order": (":",),
-    "post_conversation_to_url": ("@:",),
+    # a URL ("://") or an e-mail address ("@") in every branch
+    "post_conversation_to_url": ("@:", "@/"),
     "empty_param_link_with_user_data": ("=", ")"),
     "role_markup_tag": ("<", ">"),
     "role_heading": ("#=-*>|", ":"),
@@ -5056,6 +5057,17 @@ _REQUIRE_CHARS: dict[str, tuple[str, ...]] = {
     "address_to_model_with_order": (",:-",),
     # a ruled or bracketed banner: a rule or bracket before "end", another after it
     "fake_end_then_orders": ("-=*#_~[<|", "-=*#_~]>|"),
+    # found by the structural check in tests/test_rule_structure.py (every ASCII match holds one
+    # of each set's characters): a key-value colon, a variable name with "_", a link or a file
+    # name, a query string, JSON quotes, tool markup
+    "tool_call_payload": (":",),
+    "echo_secret_variable": ("_",),
+    "named_call_then_leak": ("_",),
+    "fetch_and_execute": (".:",),
+    "open_url_and_follow_instructions_there": (".:",),
+    "open_parameter_exfiltration": ("/", ":", "=", "&?"),
+    "forged_chat_message": (":", "\"'"),
+    "tool_call_markup": ("<_",),
 }
 # Rules every plain-ASCII match of which contains one of the characters or one of the words
 # (phrase list as for anchors): one more way for the requirements above to be met, for rules
