@@ -35,24 +35,24 @@ _EXACT_MAX = 4096  # exact string sets up to this size are kept, larger ones bec
 _CLASS_MAX = 32    # character classes up to this size are exact sets
 
 
-def _or(parts):
+def _combine(kind: str, parts):
+    """AND or OR of formulas, flattened; TRUE and FALSE absorb or vanish."""
+    absorbing, neutral = (TRUE, FALSE) if kind == "OR" else (FALSE, TRUE)
     out = []
     for f in parts:
-        if f == TRUE:
-            return TRUE
-        if f != FALSE:
-            out.extend(f[1] if f[0] == "OR" else [f])
-    return FALSE if not out else out[0] if len(out) == 1 else ("OR", tuple(out))
+        if f == absorbing:
+            return absorbing
+        if f != neutral:
+            out.extend(f[1] if f[0] == kind else [f])
+    return neutral if not out else out[0] if len(out) == 1 else (kind, tuple(out))
+
+
+def _or(parts):
+    return _combine("OR", parts)
 
 
 def _and(parts):
-    out = []
-    for f in parts:
-        if f == FALSE:
-            return FALSE
-        if f != TRUE:
-            out.extend(f[1] if f[0] == "AND" else [f])
-    return TRUE if not out else out[0] if len(out) == 1 else ("AND", tuple(out))
+    return _combine("AND", parts)
 
 
 def _formula(info):
