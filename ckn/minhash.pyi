@@ -8,7 +8,7 @@ from typing_extensions import Buffer
 
 PRIME: int  # p = 2**31 - 1
 SEED: int  # 0x5EED
-SIMD: str  # "avx2" or "portable": the signature kernel chosen at import
+SIMD: str  # "avx512", "avx2" or "portable": the widest signature kernel chosen at import
 
 _Ints = Buffer | Iterable[int]
 

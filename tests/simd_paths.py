@@ -1,4 +1,5 @@
-"""Run a snippet in fresh interpreters with ckn's AVX2 paths on and off (``CKN_NO_SIMD``)."""
+"""Run a snippet in fresh interpreters with ckn's SIMD paths on and off: ``CKN_NO_SIMD=1``
+forces the portable code, ``CKN_NO_AVX512=1`` caps ``ckn.minhash`` at its AVX2 kernel."""
 
 from __future__ import annotations
 
@@ -10,14 +11,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The SIMD levels ckn.minhash can run at, widest first, as environment settings.
+MINHASH_PATHS = ({}, {"CKN_NO_AVX512": "1"}, {"CKN_NO_SIMD": "1"})
 
-def json_with_and_without_simd(code: str) -> tuple:
-    """What ``python -c code`` prints as JSON (run from the repository root) with
-    ``CKN_NO_SIMD=0``, then with ``CKN_NO_SIMD=1``, which ckn's extensions read at import."""
+
+def json_with_env(code: str, settings) -> tuple:
+    """What ``python -c code`` prints as JSON (run from the repository root), once per
+    environment setting of ``settings`` (each a dict added to a copy of ``os.environ`` from
+    which ckn's SIMD switches are removed)."""
     results = []
-    for flag in ("0", "1"):
-        env = {**os.environ, "CKN_NO_SIMD": flag}
-        proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=str(ROOT),
-                              capture_output=True, text=True, check=True)
+    base = {k: v for k, v in os.environ.items() if k not in ("CKN_NO_SIMD", "CKN_NO_AVX512")}
+    for setting in settings:
+        proc = subprocess.run([sys.executable, "-c", code], env={**base, **setting},
+                              cwd=str(ROOT), capture_output=True, text=True, check=True)
         results.append(json.loads(proc.stdout))
     return tuple(results)
+
+
+def json_with_and_without_simd(code: str) -> tuple:
+    """``json_with_env`` with the default paths, then with ``CKN_NO_SIMD=1``."""
+    return json_with_env(code, ({}, {"CKN_NO_SIMD": "1"}))

@@ -31,7 +31,7 @@ from ckn.minhash import (
 )
 from ckn.terms import terms
 
-from simd_paths import json_with_and_without_simd
+from simd_paths import MINHASH_PATHS, json_with_env
 from reference import (
     fnv1a64_reference,
     jaccard_reference,
@@ -528,22 +528,25 @@ def test_signatures_rejects_a_bad_array_naming_its_place():
 
 
 def test_simd_and_portable_paths_agree():
-    # Same signatures with the AVX2 path forced off (CKN_NO_SIMD=1), for permutation counts
-    # around the 8-wide SIMD blocks and 32-wide passes, extreme shingle values and empty sets.
+    # Same signatures on every kernel (AVX-512 where the CPU has it, AVX2 with CKN_NO_AVX512=1,
+    # portable with CKN_NO_SIMD=1), for permutation counts around the 8- and 16-wide SIMD
+    # blocks and 32- and 64-wide passes, extreme shingle values and empty sets.
     code = (
         "import random, json\n"
         "from ckn.minhash import MinHasher, SIMD\n"
         "rnd = random.Random(5)\n"
         "out = []\n"
-        "for perms in (1, 7, 8, 9, 15, 16, 24, 31, 32, 33, 40, 47, 64, 100):\n"
+        "for perms in (1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40, 47, 48, 63, 64, 65, 72, 80,\n"
+        "              100, 128):\n"
         "    mh = MinHasher(perms)\n"
         "    sets = [[rnd.randrange(2**31 - 1) for _ in range(rnd.randrange(60))] for _ in range(30)]\n"
         "    sets += [[], [0], [2**31 - 2], [0, 1, 2**31 - 3]]\n"
         "    out.append([list(mh.signature(s)) for s in sets])\n"
         "print(json.dumps([SIMD, out]))\n")
-    (simd_a, a), (simd_b, b) = json_with_and_without_simd(code)
-    assert simd_b == "portable"
-    assert a == b
+    (widest, a), (capped, b), (portable, c) = json_with_env(code, MINHASH_PATHS)
+    assert widest in ("avx512", "avx2", "portable") and capped in ("avx2", "portable")
+    assert portable == "portable"
+    assert a == b == c
 
 
 def test_indexed_dedup_matches_reference_on_a_large_pool_with_near_duplicates():

@@ -1,5 +1,5 @@
-"""minhash_signature through the C API with arbitrary permutation parameters: the AVX2 and the
-portable kernels must give exactly min over x of (a*x + b) mod p for every a in [1, p - 1],
+"""minhash_signature through the C API with arbitrary permutation parameters: the AVX-512, AVX2
+and portable kernels must give exactly min over x of (a*x + b) mod p for every a in [1, p - 1],
 b in [0, p - 1] and x < 2**32 (an x >= p acting as x mod p, as ckn/minhash.pxd documents),
 including the edges of the single-fold bound (a = p - 1, b = p - 1, x = p, p + 1, 2**32 - 1).
 
@@ -90,7 +90,8 @@ X = st.one_of(st.sampled_from(X_EDGE), st.integers(0, 2**32 - 1))
 
 @st.composite
 def parameters(draw):
-    # up to 80 permutations: 8-wide blocks, 32-wide passes and portable remainders
+    # up to 80 permutations: 16-wide blocks and 64-wide passes (AVX-512), 8-wide blocks and
+    # 32-wide passes (AVX2) and portable remainders
     n = draw(st.integers(1, 80))
     return draw(st.lists(A, min_size=n, max_size=n)), draw(st.lists(B, min_size=n, max_size=n))
 
@@ -101,7 +102,7 @@ def test_kernel_is_exact_for_any_parameters(kernel, xs, ab):
     assert kernel.signature(xs, a, b) == reference(xs, a, b)
 
 
-@pytest.mark.parametrize("width", [40, 72])  # 32 + 8 and 64 + 8 permutations
+@pytest.mark.parametrize("width", [24, 40, 72, 80])  # 16 + 8, 32 + 8, 64 + 8, 64 + 16
 def test_kernel_single_fold_bound_edges(kernel, width):
     # Every (a, b) edge pair in every lane position of the SIMD passes, with each x edge alone
     # and all of them together.
@@ -113,8 +114,12 @@ def test_kernel_single_fold_bound_edges(kernel, width):
             assert kernel.signature(xs, a, b) == reference(xs, a, b), (xs, a, b)
 
 
-def test_portable_kernel_is_exact_too(kernel_so):
-    # The same checks with the AVX2 path off (CKN_NO_SIMD=1 is read when ckn.minhash is imported).
+@pytest.mark.parametrize("setting, paths", [
+    ({"CKN_NO_AVX512": "1"}, ("avx2", "portable")),   # the AVX2 kernel where the CPU has it
+    ({"CKN_NO_SIMD": "1"}, ("portable",)),
+])
+def test_narrower_kernels_are_exact_too(kernel_so, setting, paths):
+    # The same checks with the wider paths off (read when ckn.minhash is imported).
     code = (
         "import importlib.util, json, sys\n"
         "import ckn.minhash\n"
@@ -128,16 +133,16 @@ def test_portable_kernel_is_exact_too(kernel_so):
         return rnd.choice(edges) if rnd.random() < 0.5 else rnd.randrange(lo, hi)
 
     cases = []
-    for n in (1, 7, 8, 9, 16, 31, 32, 33, 40, 64, 79):
+    for n in (1, 7, 8, 9, 16, 17, 24, 31, 32, 33, 40, 48, 64, 65, 72, 79, 80):
         for _ in range(20):
             a = [pick(A_EDGE, 1, P) for _ in range(n)]
             b = [pick(B_EDGE, 0, P) for _ in range(n)]
             xs = [pick(X_EDGE, 0, 2**32) for _ in range(rnd.randrange(12))]
             cases.append((xs, a, b))
-    env = dict(os.environ, CKN_NO_SIMD="1",
-               PYTHONPATH=os.pathsep.join([CKN_PARENT, os.environ.get("PYTHONPATH", "")]))
+    env = {k: v for k, v in os.environ.items() if k not in ("CKN_NO_SIMD", "CKN_NO_AVX512")}
+    env.update(setting, PYTHONPATH=os.pathsep.join([CKN_PARENT, os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.run([sys.executable, "-c", code, str(kernel_so)], input=json.dumps(cases),
                           env=env, capture_output=True, text=True, check=True)
     simd, got = json.loads(proc.stdout)
-    assert simd == "portable"
+    assert simd in paths
     assert got == [reference(*c) for c in cases]
