@@ -55,8 +55,8 @@ cdef extern from "Python.h":
 
 def float64_array(x):
     """``array('d', x)`` if ``x`` is a non-empty list of finite floats / ints (no bools) or a
-    C-contiguous 1-D native float64 buffer of finite values (``_double_buffer``), else ``None``
-    (the caller then runs its full validation for the exact error)."""
+    C-contiguous 1-D native float64 or float32 buffer of finite values (``_real_buffer``), else
+    ``None`` (the caller then runs its full validation for the exact error)."""
     cdef Py_ssize_t n
     cdef array.array out
     cdef double* p
@@ -67,7 +67,7 @@ def float64_array(x):
             return None
         out = array.clone(_DOUBLE_TEMPLATE, n, False)
         return out if _float_row(x, out.data.as_doubles, n) else None
-    if not _double_buffer(x, &view, -1, True):
+    if not _real_buffer(x, &view, -1, True, True):
         return None
     try:
         n = view.shape[0]
@@ -104,7 +104,7 @@ cdef int _view(object x, Py_buffer* view, double** ptr, Py_ssize_t* n, list keep
         return 1
     if isinstance(x, (str, bytes, bytearray, tuple)):
         return 0
-    if not _double_buffer(x, view, -1, False):
+    if not _real_buffer(x, view, -1, False, False):
         return 0
     n[0] = view.shape[0]
     ptr[0] = <double*>view.buf if n[0] > 0 else NULL
@@ -220,47 +220,61 @@ cdef int _float_row(object x, double* row, Py_ssize_t d) except -1:
 
 cdef extern from *:
     """
-    /* A float64 format string in native byte order: "d" or "@d", and with ``explicit_order``
-       also "=d" and "<d" / ">d" as the machine's order is. */
-    static int ckn_is_native_double_format(const char* f, int explicit_order) {
+    /* A float64 (code 'd') or float32 ('f') format string in native byte order: "d" or "@d",
+       and with ``explicit_order`` also "=d" and "<d" / ">d" as the machine's order is. */
+    static int ckn_is_native_real_format(const char* f, char code, int explicit_order) {
         if (f == NULL) return 0;
         if (f[0] == '@' || (explicit_order && (f[0] == '=' || f[0] == (PY_LITTLE_ENDIAN ? '<' : '>')))) f++;
-        return f[0] == 'd' && f[1] == 0;
+        return f[0] == code && f[1] == 0;
     }
     static void ckn_buffer_clear(Py_buffer* view) { view->obj = NULL; }
     /* Release the buffer if one is held (obj set); a no-op for a cleared view. */
     static void ckn_buffer_release(Py_buffer* view) { if (view->obj != NULL) PyBuffer_Release(view); }
     """
-    bint ckn_is_native_double_format(const char* f, bint explicit_order)
+    bint ckn_is_native_real_format(const char* f, char code, bint explicit_order)
     void ckn_buffer_clear(Py_buffer* view)
     void ckn_buffer_release(Py_buffer* view)
 
 
-cdef int _double_buffer(object x, Py_buffer* view, Py_ssize_t d, bint explicit_order) except -1:
-    """Acquire ``x``'s buffer into ``view`` if it is a C-contiguous 1-D float64 buffer of ``d``
-    values (any length when ``d`` < 0) in native byte order (format ``d`` or ``@d``; also
-    ``=d`` and ``<d`` on little-endian machines with ``explicit_order``, which pool validation
-    accepts and ``ckn.similarity`` does not): 1 (the caller releases it), else 0 with nothing
-    held (``view.obj`` NULL, so ``ckn_buffer_release`` does nothing)."""
+cdef int _real_buffer(object x, Py_buffer* view, Py_ssize_t d, bint explicit_order,
+                      bint float32) except -1:
+    """Acquire ``x``'s buffer into ``view`` if it is a C-contiguous 1-D float64 buffer (or, with
+    ``float32``, float32: ``view.itemsize`` tells which) of ``d`` values (any length when ``d``
+    < 0) in native byte order (format ``d`` or ``@d``, ``f`` or ``@f``; also ``=d`` and ``<d``
+    on little-endian machines with ``explicit_order``, which pool validation accepts and
+    ``ckn.similarity`` does not): 1 (the caller releases it), else 0 with nothing held
+    (``view.obj`` NULL, so ``ckn_buffer_release`` does nothing)."""
     try:
         PyObject_GetBuffer(x, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
     except (TypeError, ValueError, BufferError):
         ckn_buffer_clear(view)  # whatever a failing exporter left there
         return 0
-    if (view.ndim == 1 and view.itemsize == 8 and (d < 0 or view.shape[0] == d)
-            and ckn_is_native_double_format(view.format, explicit_order)):
+    if view.ndim == 1 and (d < 0 or view.shape[0] == d) and (
+            (view.itemsize == 8 and ckn_is_native_real_format(view.format, b"d", explicit_order))
+            or (float32 and view.itemsize == 4
+                and ckn_is_native_real_format(view.format, b"f", explicit_order))):
         return 1
     PyBuffer_Release(view)
     return 0
 
 
+cdef inline void _widen(const float* src, double* row, Py_ssize_t d) noexcept nogil:
+    """row[i] = src[i] for i < d: float32 to float64 is exact (array('d', x) gives the same)."""
+    cdef Py_ssize_t i
+    for i in range(d):
+        row[i] = src[i]
+
+
 cdef bint _copy_finite_rows(Py_buffer* views, double** rows, Py_ssize_t m, Py_ssize_t d) noexcept nogil:
-    """Copy each buffer's d doubles into its row; False if any value is not finite (checked
-    on the copies, see ``_all_finite``)."""
+    """Copy each buffer's d doubles (float32 buffers: widened) into its row; False if any value
+    is not finite (checked on the copies, see ``_all_finite``)."""
     cdef Py_ssize_t k
     cdef bint finite = True
     for k in range(m):
-        memcpy(rows[k], views[k].buf, d * sizeof(double))
+        if views[k].itemsize == 4:
+            _widen(<const float*>views[k].buf, rows[k], d)
+        else:
+            memcpy(rows[k], views[k].buf, d * sizeof(double))
         finite &= _all_finite(rows[k], d)
     return finite
 
@@ -277,14 +291,20 @@ cdef bint _all_finite(const double* x, Py_ssize_t d) noexcept nogil:
 
 
 cdef bint _check_and_score(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,
-                           double* out, unsigned char* status, double* scratch) noexcept nogil:
-    """Rows with status 3 (buffers read in place) must be finite: False if one is not. Then
-    ``_cosine_all`` over the rows, in batches of 32 so each batch is checked and scored while
-    it is in cache (every row's sums are independent, so batching changes no value)."""
+                           double* out, unsigned char* status, double* scratch,
+                           const float** narrow) noexcept nogil:
+    """Rows with status 4 are first widened from their float32 buffer ``narrow[k]``; those and
+    the rows with status 3 (float64 buffers read in place) must be finite: False if one is
+    not. Then ``_cosine_all`` over the rows, in batches of 32 so each batch is checked and
+    scored while it is in cache (every row's sums are independent, so batching changes no
+    value)."""
     cdef Py_ssize_t k0, k, m
     for k0 in range(0, n, 32):
         m = n - k0 if n - k0 < 32 else 32
         for k in range(k0, k0 + m):
+            if status[k] == 4:
+                _widen(narrow[k], <double*>rows[k], d)
+                status[k] = 3
             if status[k] == 3:
                 if not _all_finite(rows[k], d):
                     return False
@@ -293,24 +313,38 @@ cdef bint _check_and_score(const double* q, Py_ssize_t d, const double** rows, P
     return True
 
 
+cdef double* _block_row(double** block, Py_ssize_t rows_left, Py_ssize_t dim,
+                       Py_ssize_t* used) except NULL:
+    """The next row of ``dim`` doubles of ``*block``, allocated for ``rows_left`` rows on first
+    use; ``*used`` counts the rows handed out."""
+    if block[0] == NULL:
+        block[0] = <double*>malloc(rows_left * dim * sizeof(double))
+        if block[0] == NULL:
+            raise MemoryError()
+    used[0] += 1
+    return block[0] + (used[0] - 1) * dim
+
+
 def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None):
     """The common case of SPEC §3 candidate validation in one pass, or ``None``.
 
     ``raw`` must be a list of exact dicts, each with an exact non-empty str ``id`` (all
     distinct), an exact int ``tokens`` >= 0, an exact str ``text`` and, when ``dim`` > 0, an
     optional ``embedding``: ``None``, a list of ``dim`` finite floats / ints (no bools) or a
-    C-contiguous 1-D float64 buffer of ``dim`` finite values (``array('d')``, numpy);
+    C-contiguous 1-D native float64 or float32 buffer of ``dim`` finite values
+    (``array('d')``, ``array('f')``, numpy);
     when ``dim`` == 0 no candidate may carry an embedding. Anything else returns ``None`` and
     the caller runs the full Python validation, which accepts it or raises the exact error.
 
-    Float lists are read while holding the GIL (each value is a Python object); float64
-    buffers are held open, then checked and copied in one pass with the GIL released.
+    Float lists are read while holding the GIL (each value is a Python object); buffers are
+    held open, then checked and copied (float32 widened exactly to float64) in one pass with
+    the GIL released.
 
     Returns ``(ids, tokens, texts, embeddings)``: four lists, ``embeddings[k]`` a new
     ``array('d')`` or ``None``. With ``query`` (an ``array('d')`` of ``dim`` values) the fourth
     list holds instead each embedding's ``cosine_scores`` value (``None`` stays ``None``): the
-    buffers are checked and scored in place, float lists copied into one block, no row arrays
-    are made; ``fallback(k, row)`` scores a row the kernel leaves to Python (a squared norm out
+    float64 buffers are checked and scored in place, float lists and float32 buffers copied
+    into one block, no row arrays are made; ``fallback(k, row)`` scores a row the kernel leaves to Python (a squared norm out
     of range, see ``_cosine_all``).
     """
     if type(raw) is not list:
@@ -337,10 +371,12 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     cdef double** rows = <double**>malloc(size * sizeof(double*))
     cdef unsigned char* status = <unsigned char*>malloc(size) if score else NULL
     cdef double* values = <double*>malloc(size * sizeof(double)) if score else NULL
-    cdef double* block = NULL          # score mode: the float lists' doubles, one row each
+    cdef double* block = NULL          # score mode: float lists' and float32 buffers' doubles
+    cdef const float** narrow = <const float**>malloc(size * sizeof(float*)) if score else NULL
     cdef array.array scratch
     try:
-        if views == NULL or rows == NULL or (score and (status == NULL or values == NULL)):
+        if views == NULL or rows == NULL or (score and (status == NULL or values == NULL
+                                                        or narrow == NULL)):
             raise MemoryError()
         for k in range(n):
             c = PyList_GET_ITEM(raw, k)
@@ -370,12 +406,7 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
                     if PyList_GET_SIZE(<object>pemb) != dim:
                         return None
                     if score:
-                        if block == NULL:
-                            block = <double*>malloc((n - k) * dim * sizeof(double))
-                            if block == NULL:
-                                raise MemoryError()
-                        rows[k] = block + listed * dim
-                        listed += 1
+                        rows[k] = _block_row(&block, n - k, dim, &listed)
                         if not _float_row(<object>pemb, rows[k], dim):
                             return None
                         status[k] = 0
@@ -384,16 +415,20 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
                         if not _float_row(<object>pemb, row.data.as_doubles, dim):
                             return None
                         embeddings[k] = row
-                elif _double_buffer(<object>pemb, &views[held], dim, True):
+                elif _real_buffer(<object>pemb, &views[held], dim, True, True):
                     held += 1  # released in ``finally`` from now on, even if clone fails
-                    if score:
+                    if score and views[held - 1].itemsize == 4:
+                        rows[k] = _block_row(&block, n - k, dim, &listed)
+                        narrow[k] = <const float*>views[held - 1].buf
+                        status[k] = 4                            # to widen, then check
+                    elif score:
                         rows[k] = <double*>views[held - 1].buf
                         status[k] = 3                            # to check, in place
                     else:
                         row = array.clone(_DOUBLE_TEMPLATE, dim, False)
                         rows[held - 1] = row.data.as_doubles
                         embeddings[k] = row
-                else:  # not a float64 buffer of dim values: the Python checks decide
+                else:  # not a float64 / float32 buffer of dim values: the Python checks decide
                     return None
             ids[k] = <object>pid
             # a new int of the same value (small ones are shared): the pack reads the 500
@@ -405,10 +440,10 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
             if n * dim >= NOGIL_MIN_WORK:
                 with nogil:
                     finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows,
-                                              n, values, status, scratch.data.as_doubles)
+                                              n, values, status, scratch.data.as_doubles, narrow)
             else:
                 finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows, n,
-                                          values, status, scratch.data.as_doubles)
+                                          values, status, scratch.data.as_doubles, narrow)
         elif held * dim >= NOGIL_MIN_WORK:
             with nogil:
                 finite = _copy_finite_rows(views, rows, held, dim)
@@ -433,6 +468,7 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         free(status)
         free(values)
         free(block)
+        free(narrow)
 
 
 cdef void _cosine_sums(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,

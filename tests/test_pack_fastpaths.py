@@ -58,6 +58,8 @@ BAD_NUMBER = st.sampled_from([math.nan, math.inf, -math.inf, True, False, "1", N
                               {"a": 1}, 2**1100, -2**1100, 10**400, b"x"])
 GOOD_NUMBER = (st.floats(allow_nan=False, allow_infinity=False) | st.integers(-2**70, 2**70)
                | st.sampled_from([0.0, -0.0, 5e-324, 1e-300, 1e300, 2**53 + 1]))
+FLOAT32 = st.floats(allow_nan=False, allow_infinity=False, width=32) | st.sampled_from(
+    [0.0, -0.0, 1e-45, 1.1754942e-38, 3.4028235e38, -3.4028235e38, 0.1])
 
 
 @st.composite
@@ -70,8 +72,8 @@ def raw_pools(draw):
         c = {"id": f"c{i}", "tokens": draw(st.integers(0, 50)), "text": draw(st.text(max_size=8))}
         kind = draw(st.sampled_from(["list", "list", "none", "absent", "bad", "short", "long",
                                      "tuple", "array", "ints", "array_bad", "array_short",
-                                     "float32", "view", "ctypes", "ctypes_be", "strided",
-                                     "matrix"]))
+                                     "float32", "float32_bad", "ctypes_f", "ctypes_f_be",
+                                     "view", "ctypes", "ctypes_be", "strided", "matrix"]))
         vec = draw(st.lists(GOOD_NUMBER, min_size=dim, max_size=dim))
         if kind == "list":
             c["embedding"] = vec
@@ -94,8 +96,14 @@ def raw_pools(draw):
             c["embedding"][draw(st.integers(0, dim - 1))] = draw(st.sampled_from([math.nan, math.inf]))
         elif kind == "array_short":
             c["embedding"] = array.array("d", [0.5] * (dim - 1))
-        elif kind == "float32":  # a buffer, but not of doubles
-            c["embedding"] = array.array("f", [0.25] * dim)
+        elif kind == "float32":  # float32 values (subnormals, extremes), widened exactly
+            c["embedding"] = array.array("f", draw(st.lists(FLOAT32, min_size=dim, max_size=dim)))
+        elif kind == "float32_bad":  # a non-finite value in a float32 buffer
+            c["embedding"] = array.array("f", [0.5] * dim)
+            c["embedding"][draw(st.integers(0, dim - 1))] = draw(st.sampled_from([math.nan, -math.inf]))
+        elif kind in ("ctypes_f", "ctypes_f_be"):  # formats "<f" / ">f" (the Python path)
+            single = ctypes.c_float if kind == "ctypes_f" else ctypes.c_float.__ctype_be__
+            c["embedding"] = (single * dim)(*draw(st.lists(FLOAT32, min_size=dim, max_size=dim)))
         elif kind == "view":  # a C-contiguous double buffer that is not an array
             c["embedding"] = memoryview(array.array("d", [0.5 * k for k in range(dim)]))
         elif kind in ("ctypes", "ctypes_be"):  # formats "<d" / ">d", maybe a non-finite value
@@ -126,6 +134,7 @@ def raw_pools(draw):
         pool["query_embedding"] = draw(st.sampled_from([
             [1.0] * dim, array.array("d", [1.0] * dim), (ctypes.c_double * dim)(*[1.0] * dim),
             (ctypes.c_double.__ctype_be__ * dim)(*[1.0] * dim), array.array("f", [1.0] * dim),
+            array.array("f", [0.1] * dim), array.array("f", [1.0] * (dim - 1) + [math.nan]),
             array.array("d", [1.0] * (dim - 1) + [math.inf])]))
     return pool
 
@@ -251,7 +260,8 @@ def test_scoring_while_validating_equals_cosine_over_the_columns(pool, values):
 
 
 def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
-    # 300 rows of 1,024 (307,200 values): checked and scored in place with the GIL released
+    # 300 rows of 1,024 (307,200 values): checked and scored with the GIL released, float64
+    # buffers in place, float32 buffers (every fourth of the lists' rows) widened first
     dim = 1024
     rows = [[((k * dim + i) % 97) * 0.125 - 3.0 for i in range(dim)] for k in range(300)]
     rows[5] = [0.0] * dim
@@ -259,7 +269,8 @@ def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
     rows[200] = [-1e300] * dim
     raw = [{"id": f"c{k}", "tokens": k, "text": "t",
             "embedding": array.array("d", r) if k % 3 == 0 else (ctypes.c_double * dim)(*r)
-            if k % 3 == 1 else r} for k, r in enumerate(rows)]
+            if k % 3 == 1 else array.array("f", r) if k % 4 == 0 and k != 200 else r}
+           for k, r in enumerate(rows)]
     raw[7]["embedding"] = None
     query = array.array("d", [(i % 13) - 6.0 for i in range(dim)])
     pool = {"query": "q", "query_embedding": query, "token_budget": 5, "candidates": raw}
@@ -282,6 +293,11 @@ def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
     raw[67]["embedding"][dim - 1] = math.inf    # a buffer row in the first batch
     assert outcome(scored_columns, pool) == (
         InputError, f"candidates[67].embedding[{dim - 1}]: expected a finite number, got inf")
+    raw[67]["embedding"][dim - 1] = 0.0
+    assert raw[8]["embedding"].typecode == "f"
+    raw[8]["embedding"][3] = math.nan          # a float32 row
+    assert outcome(scored_columns, pool) == (
+        InputError, "candidates[8].embedding[3]: expected a finite number, got nan")
 
 
 def test_unusable_buffers_are_input_errors():
@@ -574,6 +590,9 @@ def flow_pools(draw):
         if draw(st.integers(0, 4)):
             c["embedding"] = draw(st.lists(COMPONENT | st.integers(-3, 3), min_size=dim,
                                            max_size=dim))
+            if draw(st.integers(0, 3)) == 0:  # float32, as many embedding models return
+                c["embedding"] = array.array("f", draw(st.lists(FLOAT32, min_size=dim,
+                                                                max_size=dim)))
         if i and draw(st.integers(0, 5)) == 0:
             c["text"] = candidates[0]["text"]
         if draw(st.integers(0, 8)) == 0:
