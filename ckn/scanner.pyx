@@ -142,12 +142,106 @@ cdef extern from *:
             memcpy(tail, d + i, (size_t)(n - i));
         return (uint64_t)ckn_sc_word32(tail) | ((uint64_t)ckn_sc_word32(tail + 32) << 32);
     }
+    /* ckn_sc_fnv_word of the count words out[k] = start | end << 32, in place, 8 at a time
+       in the 64-bit lanes of a 512-bit vector (AVX-512F + DQ for vpmullq), two vectors at a
+       time to overlap their multiply chains. A word of up to 16 bytes whose last 8-byte read
+       stays inside the text is gathered as one or two 8-byte loads, lowercased with the same
+       byte-wise carries, and hashed in 8 masked steps per load (a lane stops once its length
+       is reached; the second 8 steps only run when a word of the pair of vectors needs them);
+       the other words take ckn_sc_fnv_word. */
+    __attribute__((target("avx512f,avx512dq"), always_inline))
+    static inline __m512i ckn_sc_lower8(__m512i w) {
+        /* upper = (w + 0x3F..) & ~(w + 0x25..) & ~w & 0x80.. (0x10: A & ~B & ~C) */
+        __m512i upper = _mm512_and_si512(
+            _mm512_ternarylogic_epi64(_mm512_add_epi64(w, _mm512_set1_epi64(0x3F3F3F3F3F3F3F3FLL)),
+                                      _mm512_add_epi64(w, _mm512_set1_epi64(0x2525252525252525LL)),
+                                      w, 0x10),
+            _mm512_set1_epi64((long long)0x8080808080808080ULL));
+        return _mm512_or_si512(w, _mm512_srli_epi64(upper, 2));
+    }
+    __attribute__((target("avx512f,avx512dq"), always_inline))
+    static inline __mmask8 ckn_sc_fnv8_load(const uint8_t* d, const uint64_t* out, __m512i limit,
+                                            __m512i* start, __m512i* len) {
+        const __m512i eight = _mm512_set1_epi64(8), sixteen = _mm512_set1_epi64(16);
+        __m512i bounds = _mm512_loadu_si512((const void*)out);
+        __m512i room;
+        *start = _mm512_and_si512(bounds, _mm512_set1_epi64(0xFFFFFFFFLL));
+        *len = _mm512_sub_epi64(_mm512_srli_epi64(bounds, 32), *start);
+        room = _mm512_sub_epi64(limit, *start);               /* bytes readable from start */
+        return (_mm512_cmple_epu64_mask(*len, eight) & _mm512_cmple_epu64_mask(eight, room))
+               | (_mm512_cmple_epu64_mask(*len, sixteen) & _mm512_cmple_epu64_mask(sixteen, room));
+    }
+    __attribute__((target("avx512f,avx512dq"), always_inline))
+    static inline void ckn_sc_fnv8_steps(__m512i* ha, __m512i* hb, __m512i wa, __m512i wb,
+                                         __m512i la, __m512i lb, int first) {
+        const __m512i prime = _mm512_set1_epi64(0x100000001B3LL);
+        const __m512i byte = _mm512_set1_epi64(0xFF);
+        int step;
+        for (step = first; step < first + 8; step++) {
+            __m512i st = _mm512_set1_epi64(step);
+            __mmask8 ma = _mm512_cmpgt_epu64_mask(la, st), mb = _mm512_cmpgt_epu64_mask(lb, st);
+            /* h ^ (w & 0xFF) (0x78: A ^ (B & C)), then * prime, in the live lanes */
+            *ha = _mm512_mask_ternarylogic_epi64(*ha, ma, wa, byte, 0x78);
+            *hb = _mm512_mask_ternarylogic_epi64(*hb, mb, wb, byte, 0x78);
+            *ha = _mm512_mask_mullo_epi64(*ha, ma, *ha, prime);
+            *hb = _mm512_mask_mullo_epi64(*hb, mb, *hb, prime);
+            wa = _mm512_srli_epi64(wa, 8);
+            wb = _mm512_srli_epi64(wb, 8);
+        }
+    }
+    __attribute__((target("avx512f,avx512dq")))
+    static void ckn_sc_fnv_words_avx512(const uint8_t* d, int64_t n, uint64_t* out,
+                                        int64_t count, const uint8_t* tbl) {
+        const __m512i limit = _mm512_set1_epi64(n), eight = _mm512_set1_epi64(8);
+        const __m512i zero = _mm512_setzero_si512();
+        int64_t k, s;
+        unsigned rest;
+        int j;
+        for (k = 0; k + 16 <= count; k += 16) {
+            __m512i sa, sb, la, lb;
+            __m512i ha = _mm512_set1_epi64((long long)0xCBF29CE484222325ULL), hb = ha;
+            __mmask8 fa = ckn_sc_fnv8_load(d, out + k, limit, &sa, &la);
+            __mmask8 fb = ckn_sc_fnv8_load(d, out + k + 8, limit, &sb, &lb);
+            __mmask8 xa = fa & _mm512_cmpgt_epu64_mask(la, eight);
+            __mmask8 xb = fb & _mm512_cmpgt_epu64_mask(lb, eight);
+            ckn_sc_fnv8_steps(&ha, &hb,
+                              ckn_sc_lower8(_mm512_mask_i64gather_epi64(zero, fa, sa, (const void*)d, 1)),
+                              ckn_sc_lower8(_mm512_mask_i64gather_epi64(zero, fb, sb, (const void*)d, 1)),
+                              la, lb, 0);
+            if (xa | xb)
+                ckn_sc_fnv8_steps(
+                    &ha, &hb,
+                    ckn_sc_lower8(_mm512_mask_i64gather_epi64(zero, xa, _mm512_add_epi64(sa, eight),
+                                                              (const void*)d, 1)),
+                    ckn_sc_lower8(_mm512_mask_i64gather_epi64(zero, xb, _mm512_add_epi64(sb, eight),
+                                                              (const void*)d, 1)),
+                    la, lb, 8);
+            _mm512_mask_storeu_epi64((void*)(out + k), fa, ha);
+            _mm512_mask_storeu_epi64((void*)(out + k + 8), fb, hb);
+            rest = ((unsigned)(~fa) & 0xFFu) | (((unsigned)(~fb) & 0xFFu) << 8);
+            while (rest) {
+                j = __builtin_ctz(rest);
+                rest &= rest - 1;
+                s = (int64_t)(out[k + j] & 0xFFFFFFFFULL);
+                out[k + j] = ckn_sc_fnv_word(d, s, (int64_t)(out[k + j] >> 32) - s, n, tbl);
+            }
+        }
+        for (; k < count; k++) {
+            s = (int64_t)(out[k] & 0xFFFFFFFFULL);
+            out[k] = ckn_sc_fnv_word(d, s, (int64_t)(out[k] >> 32) - s, n, tbl);
+        }
+    }
+    static int ckn_sc_have_avx512(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? 1 : 0;
+    }
     /* scanner_ascii_terms for n < 2^32: first every word's [start, end) from 64-byte masks,
        packed start | end << 32 into out (a word's start comes before its end, so the k-th end
-       completes out[k]), then each word hashed in place. No branch per byte or per word. */
+       completes out[k]), then each word hashed in place (with ``wide``, by
+       ckn_sc_fnv_words_avx512). No branch per byte or per word. */
     __attribute__((target("avx2")))
     static int64_t ckn_sc_ascii_terms_avx2(const uint8_t* d, int64_t n, uint64_t* out,
-                                           const uint8_t* tbl) {
+                                           const uint8_t* tbl, int wide) {
         int64_t base, starts_seen = 0, ends_seen = 0, k, s;
         uint64_t m, shifted, starts, ends, carry = 0;
         for (base = 0; base < n; base += 64) {
@@ -167,6 +261,10 @@ cdef extern from *:
         }
         if (carry)                           /* n is a multiple of 64 and ends in a word */
             out[ends_seen++] |= (uint64_t)n << 32;
+        if (wide) {
+            ckn_sc_fnv_words_avx512(d, n, out, starts_seen, tbl);
+            return starts_seen;
+        }
         for (k = 0; k < starts_seen; k++) {
             s = (int64_t)(out[k] & 0xFFFFFFFFULL);
             out[k] = ckn_sc_fnv_word(d, s, (int64_t)(out[k] >> 32) - s, n, tbl);
@@ -179,30 +277,35 @@ cdef extern from *:
     }
     #else
     static int64_t ckn_sc_ascii_terms_avx2(const uint8_t* d, int64_t n, uint64_t* out,
-                                           const uint8_t* tbl) {
-        (void)d; (void)n; (void)out; (void)tbl;
+                                           const uint8_t* tbl, int wide) {
+        (void)d; (void)n; (void)out; (void)tbl; (void)wide;
         return 0;
     }
     static int ckn_sc_have_avx2(void) { return 0; }
+    static int ckn_sc_have_avx512(void) { return 0; }
     #endif
     """
     int64_t ckn_sc_ascii_terms_avx2(const unsigned char* d, int64_t n, uint64_t* out,
-                                    const unsigned char* tbl) noexcept nogil
+                                    const unsigned char* tbl, int wide) noexcept nogil
     int ckn_sc_have_avx2() noexcept nogil
+    int ckn_sc_have_avx512() noexcept nogil
 
 
 import os as _os
 
-# Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path, for tests).
+# Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path and
+# CKN_NO_AVX512=1 the AVX2 one, for tests).
 cdef bint _USE_AVX2 = ckn_sc_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
-SIMD = "avx2" if _USE_AVX2 else "portable"
+cdef bint _USE_AVX512 = (_USE_AVX2 and ckn_sc_have_avx512() != 0
+                         and _os.environ.get("CKN_NO_AVX512") != "1")
+SIMD = "avx512" if _USE_AVX512 else "avx2" if _USE_AVX2 else "portable"
 cdef Py_ssize_t _AVX2_MAX_LENGTH = 0xFFFFFFFF    # word bounds are packed in 32 bits each
 
 
 cdef Py_ssize_t scanner_ascii_terms(const unsigned char* data, Py_ssize_t n,
                                     hash_t* out) noexcept nogil:
     if _USE_AVX2 and 0 < n < _AVX2_MAX_LENGTH and sizeof(hash_t) == 8:
-        return ckn_sc_ascii_terms_avx2(data, n, <uint64_t*>out, _ASCII_WORD)
+        return ckn_sc_ascii_terms_avx2(data, n, <uint64_t*>out, _ASCII_WORD, _USE_AVX512)
     cdef Py_ssize_t i = 0, count = 0
     cdef unsigned char c
     cdef hash_t h

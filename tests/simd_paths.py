@@ -1,5 +1,6 @@
 """Run a snippet in fresh interpreters with ckn's SIMD paths on and off: ``CKN_NO_SIMD=1``
-forces the portable code, ``CKN_NO_AVX512=1`` caps ``ckn.minhash`` at its AVX2 kernel."""
+forces the portable code, ``CKN_NO_AVX512=1`` caps ``ckn.minhash`` and ``ckn.scanner`` at
+their AVX2 kernels."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The SIMD levels ckn.minhash can run at, widest first, as environment settings.
-MINHASH_PATHS = ({}, {"CKN_NO_AVX512": "1"}, {"CKN_NO_SIMD": "1"})
+# The SIMD levels ckn.minhash and ckn.scanner can run at, widest first, as environment settings.
+SIMD_LEVELS = ({}, {"CKN_NO_AVX512": "1"}, {"CKN_NO_SIMD": "1"})
 
 
 def json_with_env(code: str, settings) -> tuple:

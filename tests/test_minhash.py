@@ -31,7 +31,7 @@ from ckn.minhash import (
 )
 from ckn.terms import terms
 
-from simd_paths import MINHASH_PATHS, json_with_env
+from simd_paths import SIMD_LEVELS, json_with_env
 from reference import (
     fnv1a64_reference,
     jaccard_reference,
@@ -543,7 +543,7 @@ def test_simd_and_portable_paths_agree():
         "    sets += [[], [0], [2**31 - 2], [0, 1, 2**31 - 3]]\n"
         "    out.append([list(mh.signature(s)) for s in sets])\n"
         "print(json.dumps([SIMD, out]))\n")
-    (widest, a), (capped, b), (portable, c) = json_with_env(code, MINHASH_PATHS)
+    (widest, a), (capped, b), (portable, c) = json_with_env(code, SIMD_LEVELS)
     assert widest in ("avx512", "avx2", "portable") and capped in ("avx2", "portable")
     assert portable == "portable"
     assert a == b == c
