@@ -117,10 +117,12 @@ cdef Py_ssize_t minhash_shingles(const hash_t* term_hashes, Py_ssize_t n_terms,
         return CKN_EINVAL
     cdef Py_ssize_t count = minhash_shingle_count(n_terms, shingle_size)
     cdef Py_ssize_t width = shingle_size if shingle_size < n_terms else n_terms
-    cdef Py_ssize_t k, i
+    cdef Py_ssize_t k = 0, i
     cdef hash_t h
-    if width == 3:  # the default shingle size, unrolled
-        for k in range(count):
+    if width == 3:  # the default shingle size, unrolled (8 at a time with AVX-512)
+        if _USE_AVX512:
+            k = ckn_mh_shingles3_avx512(term_hashes, count, out)
+        for k in range(k, count):
             out[k] = _mod_p(_mix64(_mix64(_mix64(term_hashes[k]) ^ term_hashes[k + 1])
                                    ^ term_hashes[k + 2]))
         return count
@@ -312,9 +314,36 @@ cdef extern from *:
             ckn_mh_block_avx512(xs, m, a + i0, b + i0, out + i0, 1);
         return i0;
     }
+    /* The shingle values of width 3 (minhash_shingles) for shingles [0, count - count % 8),
+       8 at a time in 64-bit lanes: the three splitmix64 finalisers with vpmullq, the two
+       Mersenne folds and the conditional subtraction (an unsigned min), narrowed to 32 bits.
+       Returns how many it did. */
+    __attribute__((target("avx512f,avx512dq"), always_inline))
+    static inline __m512i ckn_mh_mix64x8(__m512i z) {
+        z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 30));
+        z = _mm512_mullo_epi64(z, _mm512_set1_epi64((long long)0xBF58476D1CE4E5B9ULL));
+        z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 27));
+        z = _mm512_mullo_epi64(z, _mm512_set1_epi64((long long)0x94D049BB133111EBULL));
+        return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
+    }
+    __attribute__((target("avx512f,avx512dq")))
+    static ptrdiff_t ckn_mh_shingles3_avx512(const uint64_t* t, ptrdiff_t count, uint32_t* out) {
+        const __m512i p = _mm512_set1_epi64(2147483647LL);
+        ptrdiff_t k;
+        for (k = 0; k + 8 <= count; k += 8) {
+            __m512i h = ckn_mh_mix64x8(_mm512_loadu_si512((const void*)(t + k)));
+            h = ckn_mh_mix64x8(_mm512_xor_si512(h, _mm512_loadu_si512((const void*)(t + k + 1))));
+            h = ckn_mh_mix64x8(_mm512_xor_si512(h, _mm512_loadu_si512((const void*)(t + k + 2))));
+            h = _mm512_add_epi64(_mm512_and_si512(h, p), _mm512_srli_epi64(h, 31));
+            h = _mm512_add_epi64(_mm512_and_si512(h, p), _mm512_srli_epi64(h, 31));
+            h = _mm512_min_epu64(h, _mm512_sub_epi64(h, p));
+            _mm256_storeu_si256((__m256i*)(out + k), _mm512_cvtepi64_epi32(h));
+        }
+        return k;
+    }
     static int ckn_mh_have_avx512(void) {
         __builtin_cpu_init();
-        return __builtin_cpu_supports("avx512f") ? 1 : 0;
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? 1 : 0;
     }
     #else
     static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
@@ -328,6 +357,10 @@ cdef extern from *:
         (void)xs; (void)m; (void)a; (void)b; (void)perms; (void)out;
         return 0;
     }
+    static ptrdiff_t ckn_mh_shingles3_avx512(const uint64_t* t, ptrdiff_t count, uint32_t* out) {
+        (void)t; (void)count; (void)out;
+        return 0;
+    }
     static int ckn_mh_have_avx512(void) { return 0; }
     #endif
     """
@@ -337,6 +370,7 @@ cdef extern from *:
     Py_ssize_t ckn_mh_signature_avx512(const slot_t* xs, Py_ssize_t m, const slot_t* a,
                                        const slot_t* b, Py_ssize_t perms, slot_t* out) noexcept nogil
     int ckn_mh_have_avx512() noexcept nogil
+    Py_ssize_t ckn_mh_shingles3_avx512(const hash_t* t, Py_ssize_t count, slot_t* out) noexcept nogil
 
 
 # Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path and

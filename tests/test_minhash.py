@@ -34,6 +34,7 @@ from ckn.terms import terms
 from simd_paths import SIMD_LEVELS, json_with_env
 from reference import (
     fnv1a64_reference,
+    mix64_reference,
     jaccard_reference,
     minhash_dedup_reference,
     minhash_parameters_reference,
@@ -156,6 +157,58 @@ def test_shingle_count_rules():
     assert len(text_shingles("a b c d e", 3)) == 3
     assert len(text_shingles("a a a a a a", 3)) == 1     # distinct
     assert len(text_shingles("a b c", 1)) == 3
+
+
+def _unmix64(z):
+    """The inverse of the splitmix64 finaliser (each xor-shift and odd multiply is a bijection)."""
+    m64 = 2**64 - 1
+
+    def unshift(y, k):  # x with x ^ (x >> k) == y
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x
+
+    z = unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 2**64)) & m64
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & m64
+    return unshift(z, 30)
+
+
+def test_shingle_values_at_the_edges_of_the_mod_p_reduction():
+    # Term hashes crafted so that the 3-shingle hashes s are the values where the two
+    # Mersenne folds and the final subtraction change (s = k·p + r near 0, p, 2**31, 2**33,
+    # 2**64 - 1), in runs long enough for the 8-wide kernel; on every SIMD level.
+    edges = [0, 1, PRIME - 1, PRIME, PRIME + 1, 2 * PRIME - 1, 2 * PRIME, 2**31, 2**32 - 1,
+             2**33 + 2**31, 2**62, 2**64 - 1, 2**64 - 2, (2**64 - 1) // PRIME * PRIME,
+             (2**64 - 1) // PRIME * PRIME - 1, 2**33 - 1, 2**31 + 5, 3 * PRIME + 4]
+    edges += [k * PRIME + r for k in (2**31, 2**32 + 3, 2**33 - 1) for r in (0, 1, PRIME - 1)]
+    assert all(mix64_reference(_unmix64(e)) == e for e in edges)
+    rnd = random.Random(3)
+    terms_ = [rnd.randrange(2**64), rnd.randrange(2**64)]
+    for e in edges:  # term k + 2 makes shingle k hash to e
+        prefix = mix64_reference(mix64_reference(terms_[-2]) ^ terms_[-1])
+        terms_.append(_unmix64(e) ^ prefix)
+    code = ("import json, sys\n"
+            "from array import array\n"
+            "from ckn.minhash import shingle_hashes, SIMD\n"
+            f"t = array('Q', {terms_!r})\n"
+            "print(json.dumps([SIMD, list(shingle_hashes(t, 3))]))\n")
+    want = sorted(shingle_set_reference_from_hashes(terms_, 3))
+    assert {e % PRIME for e in edges} <= set(want)
+    for _, got in json_with_env(code, SIMD_LEVELS):
+        assert got == want
+
+
+def shingle_set_reference_from_hashes(hashes, size):
+    out = set()
+    for i in range(len(hashes) - size + 1):
+        s = 0
+        for t in hashes[i:i + size]:
+            s = mix64_reference(s ^ t)
+        out.add(s % PRIME)
+    return out
 
 
 @given(st.lists(st.integers(0, 2**64 - 1), max_size=300), st.integers(1, 4))
