@@ -14,10 +14,12 @@ after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the P
   digits read as letters, punctuation and control characters as a break) and split on ASCII
   whitespace, and once more with in-word punctuation dropped (the kernel always builds both
   word views; ``_ascii_plan`` builds the second only when it sees a disguise). Table words are
-  kept as 64-bit hashes (``ckn_ls_hash``) in an open-addressing table (behind an 8 KiB bit
-  filter), each with the bit set of the rules it anchors (128 bits) and of the requirement
-  groups it belongs to; the segment's bit set tells Python which rules to run. A hash
-  collision or the extra view only adds rules.
+  kept as 64-bit hashes (``ckn_ls_hash``) in an open-addressing table, each with the bit set
+  of the rules it anchors (128 bits) and of the requirement groups it belongs to; the
+  segment's bit set tells Python which rules to run. A word is hashed only when its quick key
+  (``ckn_ls_quick_key``: its first 8 bytes and its length, 16 bits) is set in an 8 KiB bit
+  filter of the table words' keys, which most words of a text are not. A hash collision or
+  the extra view only adds rules.
 * requirements (``sanitizer._needs_of``): word sets, character sets and a set for the first word
   of a view; each set is one group bit, set when one of its words or characters occurs; a rule
   bit survives when one of its ways to meet them holds. Group bits (128) are shared modulo 128
@@ -122,10 +124,18 @@ cdef extern from *:
         h ^= h >> 29;
         return h ? h : 1;
     }
+    /* A 16-bit key of the n >= 1 bytes at p from their first 8 bytes and n (one 8-byte read,
+       so p[n:8] must be readable): a quarter of ckn_ls_hash's work, for the filter that most
+       words of a text fail. */
+    static inline uint32_t ckn_ls_quick_key(const uint8_t* p, int64_t n) {
+        uint64_t w = ckn_ls_load8(p) & ckn_ls_masks[n < 8 ? n : 8][0];
+        return (uint32_t)(((w ^ (uint64_t)n) * 0x9E3779B97F4A7C15ULL) >> 48);
+    }
     """
     int ckn_ls_ctz(uint64_t x) noexcept nogil
     void ckn_ls_init_masks() noexcept nogil
     uint64_t ckn_ls_hash(const uint8_t* p, int64_t n) noexcept nogil
+    uint32_t ckn_ls_quick_key(const uint8_t* p, int64_t n) noexcept nogil
 
 
 cdef extern from *:
@@ -214,7 +224,7 @@ ctypedef struct _Plan:
     const uint64_t* pair_masks  # (lo, hi) pairs
     const uint64_t* slots       # _SLOT words each (_hash_bits), never full
     uint64_t slot_mask
-    const uint64_t* filter      # _FILTER_WORDS words: a bit per table hash (_maybe_in_table)
+    const uint64_t* filter      # _FILTER_WORDS words: a bit per table word's quick key
     index_t max_len             # longest table word (bytes)
     _Mask substring_mask        # rule bits a substring of a spaced-out segment may set
     const uint64_t* char_groups  # 128 group masks (lo, hi), one per ASCII character
@@ -226,20 +236,24 @@ ctypedef struct _Plan:
 cdef enum:
     _SLOT = 5  # words per slot of the word table
     _NEED = 5  # words per way to meet a rule's requirements
-    _FILTER_WORDS = 1024  # 65,536-bit filter of the table's hashes (8 KiB: stays in L1)
+    _FILTER_WORDS = 1024  # 65,536-bit filter of the table words' quick keys (8 KiB: stays in L1)
 
 
-cdef inline bint _maybe_in_table(const uint64_t* filter, uint64_t h) noexcept nogil:
-    """False when no table word has hash ``h`` (bits 40-55 of the hash index the filter)."""
-    cdef uint64_t b = (h >> 40) & (64 * _FILTER_WORDS - 1)
+cdef inline bint _maybe_in_table(const uint64_t* filter, const uint8_t* word,
+                                 index_t length) noexcept nogil:
+    """False when no table word has the quick key of the ``length`` bytes at ``word``."""
+    cdef uint32_t b = ckn_ls_quick_key(word, length)
     return (filter[b >> 6] >> (b & 63)) & 1
 
 
 cdef inline uint64_t _table_hash(const _Plan* plan, const uint8_t* word,
                                  index_t length) noexcept nogil:
-    """``ckn_ls_hash`` of the ``length`` bytes at ``word`` (it reads past them), or 0 when the
-    word is longer than every table word."""
-    return 0 if length > plan.max_len else ckn_ls_hash(word, length)
+    """``ckn_ls_hash`` of the ``length`` >= 1 bytes at ``word`` (it reads past them), or 0 when
+    no table word can be them: longer than every table word, or a quick key no table word has
+    (most words of a text)."""
+    if length > plan.max_len or not _maybe_in_table(plan.filter, word, length):
+        return 0
+    return ckn_ls_hash(word, length)
 
 
 cdef inline void _hash_bits(const _Plan* plan, uint64_t h, _Mask* mask,
@@ -247,7 +261,7 @@ cdef inline void _hash_bits(const _Plan* plan, uint64_t h, _Mask* mask,
     """OR the rule bits of the table word with hash ``h`` into ``mask`` and its group bits into
     ``groups`` (nothing when no table word has that hash, or ``h`` is 0). Slots are (hash, rule
     bits lo, rule bits hi, group bits lo, group bits hi)."""
-    if h == 0 or not _maybe_in_table(plan.filter, h):
+    if h == 0:
         return
     cdef const uint64_t* slots = plan.slots
     cdef uint64_t slot_mask = plan.slot_mask
@@ -456,8 +470,6 @@ cdef _Mask _span_mask(
     cdef const uint8_t* simple = plan.simple
     cdef const uint8_t* flags = plan.flags
     cdef const uint64_t* char_groups = plan.char_groups
-    cdef const uint64_t* filter = plan.filter
-    cdef index_t max_len = plan.max_len
     mask.lo = 0
     mask.hi = 0
     stop[0] = end
@@ -477,7 +489,7 @@ cdef _Mask _span_mask(
             if len1:
                 singles += len1 == 1 and _is_lower(work[p - 1])
                 h = _table_hash(plan, work + ws1, len1)
-                if h and _maybe_in_table(filter, h):
+                if h:
                     _end_word(plan, h, &first1, &mask, &groups, &first_groups)
                 else:  # not a table word: no bits
                     first1 = False
@@ -567,7 +579,7 @@ cdef void _substring_bits(const _Plan* plan, uint8_t* work, index_t j, _Mask* ma
     for a in range(n):
         stop = min(n, a + plan.max_len)
         for b in range(a, stop):
-            _hash_bits(plan, ckn_ls_hash(work + a, b - a + 1), &found, groups)
+            _hash_bits(plan, _table_hash(plan, work + a, b - a + 1), &found, groups)
     mask.lo |= found.lo & plan.substring_mask.lo
     mask.hi |= found.hi & plan.substring_mask.hi
 
@@ -708,6 +720,12 @@ cdef uint64_t _word_hash(bytes word):
     return ckn_ls_hash(<const uint8_t*><const char*>padded, len(word))
 
 
+cdef uint32_t _word_quick_key(bytes word):
+    """``ckn_ls_quick_key`` of a table word (copied with the slack it reads)."""
+    cdef bytes padded = word + bytes(8)
+    return ckn_ls_quick_key(<const uint8_t*><const char*>padded, len(word))
+
+
 cdef class LineScanner:
     """The candidate-line pass configured with the sanitizer's anchors, word table and markers.
 
@@ -772,7 +790,7 @@ cdef class LineScanner:
             if not isinstance(word, bytes) or not word or any(_is_space(b) for b in word):
                 raise ValueError(f"word {word!r}: must be non-empty bytes without whitespace")
             h = _word_hash(word)
-            bit = (h >> 40) & (64 * _FILTER_WORDS - 1)
+            bit = _word_quick_key(word)
             filter[bit >> 6] |= (<uint64_t>1) << (bit & 63)
             if len(word) > _WORD2:
                 raise ValueError(f"word {word[:16]!r}...: longer than {_WORD2} bytes")
