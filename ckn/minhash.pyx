@@ -210,8 +210,9 @@ cdef extern from *:
        - H = blend(ye >> 31, zo), L = blend(ye, zo << 31) & p, y' = L + H in 32-bit lanes,
          y' mod p = unsigned min(y', y' - p) (y' - p wraps above 2^31 when y' < p), then the
          running unsigned min.
-       Returns how many permutations it did (a multiple of 8). The AVX-512 version below does
-       the same with 16 permutations per 512-bit vector (a multiple of 16). */
+       Returns how many permutations it did (a multiple of 8). The AVX-512 version below takes
+       16 permutations per 512-bit vector (a multiple of 16), gathers L with one vpternlogq,
+       and replaces the conditional subtraction by a rotation (11 operations). */
     #ifndef CKN_MH_VECS
     #define CKN_MH_VECS 4
     #endif
@@ -270,7 +271,6 @@ cdef extern from *:
     __attribute__((target("avx512f"), always_inline))
     static inline void ckn_mh_block_avx512(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                            const uint32_t* b, uint32_t* out, const int nv) {
-        const __m512i P32 = _mm512_set1_epi32(2147483647);
         const __m512i LO = _mm512_set1_epi64(0xFFFFFFFFll);
         const __mmask16 ODD = 0xAAAA;
         const __m512i SEL = _mm512_set1_epi64((long long)0x800000007FFFFFFFull);
@@ -283,9 +283,11 @@ cdef extern from *:
             __m512i bv = _mm512_loadu_si512((const void*)(b + 16 * v));
             Ae[v] = av;
             Ao[v] = _mm512_slli_epi64(_mm512_srli_epi64(av, 32), 1);
-            Be[v] = _mm512_and_si512(bv, LO);
-            Bo[v] = _mm512_slli_epi64(_mm512_srli_epi64(bv, 32), 1);
-            O[v] = P32;
+            /* b + 2^31 (even lanes) and 2b + 2^32 (odd lanes): H + 1 instead of H, L unchanged */
+            Be[v] = _mm512_add_epi64(_mm512_and_si512(bv, LO), _mm512_set1_epi64(1LL << 31));
+            Bo[v] = _mm512_add_epi64(_mm512_slli_epi64(_mm512_srli_epi64(bv, 32), 1),
+                                     _mm512_set1_epi64(1LL << 32));
+            O[v] = _mm512_set1_epi32(-1);
         }
         for (k = 0; k < m; k++) {
             uint32_t x = xs[k];
@@ -297,12 +299,14 @@ cdef extern from *:
                 __m512i zo = _mm512_add_epi64(_mm512_mul_epu32(Ao[v], xv), Bo[v]);
                 __m512i h = _mm512_mask_blend_epi32(ODD, _mm512_srli_epi64(ye, 31), zo);
                 __m512i l = _mm512_ternarylogic_epi64(ye, _mm512_slli_epi64(zo, 31), SEL, 0x64);
-                __m512i y = _mm512_add_epi32(l, h);
-                y = _mm512_min_epu32(y, _mm512_sub_epi32(y, P32));
-                O[v] = _mm512_min_epu32(O[v], y);
+                /* u = L + H + 1 = y' + 1: its rotation by one bit is 2r + 1 (u >= 2^31) or
+                   2r + 2, increasing in r = y mod p, so the min of the rotations is that of r */
+                O[v] = _mm512_min_epu32(O[v], _mm512_rol_epi32(_mm512_add_epi32(l, h), 1));
             }
         }
-        for (v = 0; v < nv; v++) _mm512_storeu_si512((void*)(out + 16 * v), O[v]);
+        for (v = 0; v < nv; v++)      /* r = (key - 1) >> 1; no shingle: all ones -> p */
+            _mm512_storeu_si512((void*)(out + 16 * v),
+                                _mm512_srli_epi32(_mm512_sub_epi32(O[v], _mm512_set1_epi32(1)), 1));
     }
     __attribute__((target("avx512f")))
     static ptrdiff_t ckn_mh_signature_avx512(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
