@@ -15,7 +15,7 @@ from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, 
 from cpython.object cimport PyObject
 from libc.math cimport floor, isfinite, sqrt
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport malloc, free, qsort
+from libc.stdlib cimport malloc, free
 from libc.string cimport memchr, memcmp, memcpy
 from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicode_DATA,
                               PyUnicode_KIND, PyUnicode_READ)
@@ -570,38 +570,91 @@ ctypedef struct _FusedKey:
     Py_ssize_t index
 
 
-cdef int _cmp_score(const void* a, const void* b) noexcept nogil:
-    # score descending, then index ascending (Python's stable sort of equal scores)
-    cdef const _ScoreKey* x = <const _ScoreKey*>a
-    cdef const _ScoreKey* y = <const _ScoreKey*>b
-    if x.score > y.score:
-        return -1
-    if x.score < y.score:
-        return 1
-    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+ctypedef fused _SortKey:
+    _ScoreKey
+    _FusedKey
 
 
-cdef int _cmp_fused(const void* a, const void* b) noexcept nogil:
-    cdef const _FusedKey* x = <const _FusedKey*>a
-    cdef const _FusedKey* y = <const _FusedKey*>b
-    if x.score > y.score:
-        return -1
-    if x.score < y.score:
-        return 1
-    if x.rb != y.rb:
-        return -1 if x.rb < y.rb else 1
-    if x.rd != y.rd:
-        return -1 if x.rd < y.rd else 1
-    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+cdef inline bint _before(const _SortKey* x, const _SortKey* y) noexcept nogil:
+    """x sorts before y: score descending (no NaN here, so equal when neither is greater:
+    0.0 and -0.0 tie), then rb, rd (fused keys) and index ascending. A total order (indices
+    are distinct), so every correct sort gives the same array."""
+    if x.score != y.score:
+        return x.score > y.score
+    if _SortKey is _FusedKey:
+        if x.rb != y.rb:
+            return x.rb < y.rb
+        if x.rd != y.rd:
+            return x.rd < y.rd
+    return x.index < y.index
 
 
-cdef void _sort_fused(_FusedKey* keys, Py_ssize_t n) noexcept:
-    """qsort by ``_cmp_fused``, releasing the GIL for long arrays only."""
-    if 32 * n >= NOGIL_MIN_WORK:
+cdef int _sort_keys(_SortKey* keys, Py_ssize_t n) except -1 nogil:
+    """Sort ``keys`` by ``_before``: insertion sort of runs of 16, then bottom-up merges
+    through a scratch array (the comparison inlined, unlike qsort's callback). O(n log n)."""
+    cdef Py_ssize_t i, j, run, lo, mid, hi, a, b, k
+    cdef _SortKey v
+    cdef _SortKey* src = keys
+    cdef _SortKey* dst
+    cdef _SortKey* scratch
+    lo = 0
+    while lo < n:
+        hi = lo + 16 if lo + 16 < n else n
+        for i in range(lo + 1, hi):
+            v = keys[i]
+            j = i
+            while j > lo and _before(&v, &keys[j - 1]):
+                keys[j] = keys[j - 1]
+                j -= 1
+            keys[j] = v
+        lo = hi
+    if n <= 16:
+        return 0
+    scratch = <_SortKey*>malloc(n * sizeof(_SortKey))
+    if scratch == NULL:
+        with gil:
+            raise MemoryError()
+    dst = scratch
+    run = 16
+    while run < n:
+        lo = 0
+        while lo < n:
+            mid = lo + run if lo + run < n else n
+            hi = lo + 2 * run if lo + 2 * run < n else n
+            a, b, k = lo, mid, lo
+            while a < mid and b < hi:
+                if _before(&src[b], &src[a]):
+                    dst[k] = src[b]
+                    b += 1
+                else:
+                    dst[k] = src[a]
+                    a += 1
+                k += 1
+            while a < mid:
+                dst[k] = src[a]
+                a += 1
+                k += 1
+            while b < hi:
+                dst[k] = src[b]
+                b += 1
+                k += 1
+            lo = hi
+        src, dst = dst, src
+        run *= 2
+    if src != keys:
+        memcpy(keys, src, n * sizeof(_SortKey))
+    free(scratch)
+    return 0
+
+
+cdef int _sort_fused(_FusedKey* keys, Py_ssize_t n) except -1:
+    """``_sort_keys``, releasing the GIL for long arrays only."""
+    if 8 * n >= NOGIL_MIN_WORK:
         with nogil:
-            qsort(keys, n, sizeof(_FusedKey), _cmp_fused)
+            _sort_keys(keys, n)
     else:
-        qsort(keys, n, sizeof(_FusedKey), _cmp_fused)
+        _sort_keys(keys, n)
+    return 0
 
 
 cdef Py_ssize_t _ABSENT = <Py_ssize_t>((<size_t>-1) >> 1)   # PY_SSIZE_T_MAX: after every rank
@@ -631,11 +684,11 @@ cdef int _ranks(object scores, Py_ssize_t* ranks) except -1:
             keys[m].score = v
             keys[m].index = i
             m += 1
-        if 32 * m >= NOGIL_MIN_WORK:
+        if 8 * m >= NOGIL_MIN_WORK:
             with nogil:
-                qsort(keys, m, sizeof(_ScoreKey), _cmp_score)
+                _sort_keys(keys, m)
         else:
-            qsort(keys, m, sizeof(_ScoreKey), _cmp_score)
+            _sort_keys(keys, m)
         for i in range(m):
             ranks[keys[i].index] = i + 1
         return 1

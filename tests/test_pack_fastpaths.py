@@ -358,6 +358,15 @@ def test_rank_positions_fast_path_equals_reference(scores):
     assert without_dense(fusion, fusion.rank_positions, scores) == ("ok", got)
 
 
+@settings(max_examples=60)
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.0, 0.5, -2.0, 1e-300]) | st.none()
+                | st.floats(allow_nan=False), min_size=17, max_size=400))
+def test_rank_positions_of_long_lists_with_ties(scores):
+    # past the 16-element runs of the compiled merge sort: several merge levels, a last run
+    # without a partner, many equal scores (0.0 and -0.0 tie, broken by index)
+    assert _dense.rank_positions(scores) == rank_positions_reference(scores)
+
+
 def test_rank_positions_fast_path_declines_nan_and_non_floats():
     assert _dense.rank_positions([1.0, math.nan]) is None
     assert _dense.rank_positions([1, 2.0]) is None
@@ -370,13 +379,14 @@ def test_rank_positions_fast_path_declines_nan_and_non_floats():
 WEIGHT = st.sampled_from([0, 1, 2, 0.5, 1.0, 3.25, 2**52, 2**60, 1e308]) | st.floats(0, 1e6)
 
 
-@given(st.integers(0, 25).flatmap(lambda n: st.tuples(
+@given((st.integers(0, 25) | st.integers(26, 200)).flatmap(lambda n: st.tuples(
            st.lists(SCORE, min_size=n, max_size=n),
            st.none() | st.lists(SCORE | st.none(), min_size=n, max_size=n))),
        st.sampled_from([0, 1, 60, 60.0, 2.5, 2**52, 2**53 + 1, 10**30]) | st.floats(0, 1e9),
        WEIGHT, WEIGHT)
 @settings(max_examples=300)
 def test_fuse_equals_the_python_steps(lists, k, w_bm25, w_dense):
+    # up to 200 chunks: the compiled merge sort's runs of 16 and its merge levels
     bm25, dense = lists
     got = fusion.fuse_unchecked(bm25, dense, k, w_bm25, w_dense)
     rb = rank_positions_reference(bm25)
