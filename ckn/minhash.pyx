@@ -14,6 +14,7 @@ from cpython cimport array
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.object cimport Py_SIZE
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
@@ -345,6 +346,32 @@ cdef extern from *:
         }
         return k;
     }
+    /* counts[q] = slots k < perms with row[k] == sig[rows[q] * perms + k] != p, for q < m:
+       16 slots per compare, the last ones masked. */
+    __attribute__((target("avx512f")))
+    static void ckn_mh_row_counts_avx512(const uint32_t* sig, ptrdiff_t perms, const uint32_t* row,
+                                         const ptrdiff_t* rows, ptrdiff_t m, ptrdiff_t* counts) {
+        const __m512i p = _mm512_set1_epi32(2147483647);
+        const __mmask16 tail = (__mmask16)((1u << (perms & 15)) - 1u);
+        ptrdiff_t q, k;
+        for (q = 0; q < m; q++) {
+            const uint32_t* other = sig + rows[q] * perms;
+            ptrdiff_t eq = 0;
+            for (k = 0; k + 16 <= perms; k += 16) {
+                __m512i x = _mm512_loadu_si512((const void*)(row + k));
+                __mmask16 same = _mm512_cmpeq_epu32_mask(
+                    x, _mm512_loadu_si512((const void*)(other + k)));
+                eq += __builtin_popcount((unsigned)_mm512_mask_cmpneq_epu32_mask(same, x, p));
+            }
+            if (tail) {
+                __m512i x = _mm512_maskz_loadu_epi32(tail, (const void*)(row + k));
+                __mmask16 same = _mm512_mask_cmpeq_epu32_mask(
+                    tail, x, _mm512_maskz_loadu_epi32(tail, (const void*)(other + k)));
+                eq += __builtin_popcount((unsigned)_mm512_mask_cmpneq_epu32_mask(same, x, p));
+            }
+            counts[q] = eq;
+        }
+    }
     static int ckn_mh_have_avx512(void) {
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? 1 : 0;
@@ -365,6 +392,10 @@ cdef extern from *:
         (void)t; (void)count; (void)out;
         return 0;
     }
+    static void ckn_mh_row_counts_avx512(const uint32_t* sig, ptrdiff_t perms, const uint32_t* row,
+                                         const ptrdiff_t* rows, ptrdiff_t m, ptrdiff_t* counts) {
+        (void)sig; (void)perms; (void)row; (void)rows; (void)m; (void)counts;
+    }
     static int ckn_mh_have_avx512(void) { return 0; }
     #endif
     """
@@ -375,12 +406,16 @@ cdef extern from *:
                                        const slot_t* b, Py_ssize_t perms, slot_t* out) noexcept nogil
     int ckn_mh_have_avx512() noexcept nogil
     Py_ssize_t ckn_mh_shingles3_avx512(const hash_t* t, Py_ssize_t count, slot_t* out) noexcept nogil
+    void ckn_mh_row_counts_avx512(const slot_t* sig, Py_ssize_t perms, const slot_t* row,
+                                  const index_t* rows, Py_ssize_t m, index_t* counts) noexcept nogil
 
 
 # Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path and
 # CKN_NO_AVX512=1 the AVX2 one, for tests).
 cdef bint _USE_AVX2 = False
 cdef bint _USE_AVX512 = False
+# Slots one compare of two signatures covers (_dedup_indexed's choice of _dedup_pairs).
+cdef Py_ssize_t _PAIR_LANES = 4
 
 
 cdef inline uint64_t _reduce_x(uint32_t x) noexcept nogil:
@@ -563,23 +598,37 @@ cdef int minhash_dedup(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permut
 # Private helpers (not part of the C API).
 # ---------------------------------------------------------------------------------------------
 
+cdef enum:
+    _AUTO = 0         # _dedup_indexed's path: switch to _dedup_pairs when the rows share a lot
+    _INDEX_ONLY = 1   # (tests) never switch
+    _PAIRS_ONLY = 2   # (tests) compare all pairs from the start
+
+
 cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
                         double threshold, const index_t* set_offsets, const slot_t* set_values,
                         uint8_t* kept, index_t* duplicate_of, double* similarity,
-                        double* exact_jaccard) noexcept nogil:
+                        double* exact_jaccard, int path) noexcept nogil:
     # The same decisions and outputs as minhash_dedup, from an inverted index instead of all
     # pairs: for every slot, each row is chained to the previous row with the same value there
     # (one pass per slot through an open-addressing table of value -> last row), so row i meets
     # only the earlier rows that share at least one slot value with it (its equal-slot count
     # with every other row is 0, which never qualifies nor raises the maximum). The candidates
     # are then examined in ascending row order, exactly as minhash_dedup's loop does.
-    # O(n * permutations + the (row, earlier row, slot) triples with equal values). Returns
-    # CKN_OK, CKN_ENOMEM if scratch memory is unavailable (nothing written; the caller falls
-    # back to minhash_dedup), or CKN_EINVAL like minhash_dedup.
+    # O(n * permutations + the (row, earlier row, slot) triples with equal values). When an
+    # eighth of the slot values repeat an earlier row's, or once the chain steps exceed what
+    # comparing all pairs of rows would cost (texts sharing many shingles: boilerplate,
+    # repeated sentences), ``_dedup_pairs`` decides the remaining rows (the decisions so far
+    # are final and the same either way): O(n^2 * permutations / 16) with AVX-512, so the
+    # whole call costs at most about twice that. Returns CKN_OK,
+    # CKN_ENOMEM if scratch memory is unavailable (nothing written; the caller falls back to
+    # minhash_dedup), or CKN_EINVAL like minhash_dedup.
     if n < 0 or permutations < 1 or not (threshold > 0.0 and threshold <= 1.0):
         return CKN_EINVAL
     if n == 0:
         return CKN_OK
+    if path == _PAIRS_ONLY:
+        return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
+                            kept, duplicate_of, similarity, exact_jaccard, 0)
     cdef Py_ssize_t size = 16, bits = 4
     while size < 2 * n:
         size *= 2
@@ -593,6 +642,12 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     cdef index_t* link
     cdef _Best best
     cdef slot_t value
+    # chain steps taken, and the steps that comparing all pairs of rows would cost (a compare
+    # of two rows counted as (slots per compare) / 4 steps)
+    cdef double steps = 0.0
+    cdef Py_ssize_t repeats = 0     # slot values equal to an earlier row's in that slot
+    cdef double budget = (<double>((permutations + _PAIR_LANES - 1) // _PAIR_LANES) / 4.0
+                          * (<double>n * <double>(n - 1) / 2.0))
     if chain == NULL or tab_value == NULL or tab_row == NULL or counts == NULL or touched == NULL:
         free(chain)
         free(tab_value)
@@ -610,10 +665,24 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
             while tab_row[h] >= 0 and tab_value[h] != value:
                 h = (h + 1) & (size - 1)
             link[i] = tab_row[h]
+            if tab_row[h] >= 0:
+                repeats += 1
             tab_value[h] = value
             tab_row[h] = i
+    if path == _INDEX_ONLY:
+        budget = INFINITY
+    elif repeats * 8 > n * permutations:  # an eighth of the values repeat: compare all pairs
+        steps = budget + 1.0
     memset(counts, 0, n * sizeof(index_t))
     for i in range(n):
+        if steps > budget:  # the rows share many values: compare the rest
+            free(chain)
+            free(tab_value)
+            free(tab_row)
+            free(counts)
+            free(touched)
+            return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
+                                kept, duplicate_of, similarity, exact_jaccard, i)
         n_touched = 0
         for s in range(permutations):
             if signatures[i * permutations + s] == MINHASH_PRIME:  # a slot equal to p never counts
@@ -621,6 +690,7 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
             link = chain + s * n
             j = link[i]
             while j >= 0:
+                steps += 1.0
                 if kept[j]:
                     if counts[j] == 0:
                         touched[n_touched] = j
@@ -639,6 +709,49 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     free(tab_row)
     free(counts)
     free(touched)
+    return CKN_OK
+
+
+cdef int _dedup_pairs(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
+                      double threshold, const index_t* set_offsets, const slot_t* set_values,
+                      uint8_t* kept, index_t* duplicate_of, double* similarity,
+                      double* exact_jaccard, Py_ssize_t start) noexcept nogil:
+    # minhash_dedup's decisions for rows start..n-1 (rows before ``start`` are decided: their
+    # ``kept`` flags are read) by comparing each row with the kept rows before it, their
+    # equal-slot counts computed in one call per row (``ckn_mh_row_counts_avx512``, or
+    # ``_equal_slots``); only rows with a shared slot are offered, as in _dedup_indexed.
+    # Returns CKN_OK or CKN_ENOMEM (rows from ``start`` on not written).
+    cdef index_t* rows = <index_t*>malloc((n if n > 0 else 1) * sizeof(index_t))
+    cdef index_t* counts = <index_t*>malloc((n if n > 0 else 1) * sizeof(index_t))
+    cdef Py_ssize_t i, q, m = 0
+    cdef const slot_t* row
+    cdef _Best best
+    if rows == NULL or counts == NULL:
+        free(rows)
+        free(counts)
+        return CKN_ENOMEM
+    for i in range(start):
+        if kept[i]:
+            rows[m] = i
+            m += 1
+    for i in range(start, n):
+        row = signatures + i * permutations
+        if _USE_AVX512:
+            ckn_mh_row_counts_avx512(signatures, permutations, row, rows, m, counts)
+        else:
+            for q in range(m):
+                counts[q] = _equal_slots(row, signatures + rows[q] * permutations, permutations)
+        _best_reset(&best)
+        for q in range(m):
+            if counts[q]:
+                _best_offer(&best, i, rows[q], counts[q], permutations, threshold, set_offsets,
+                            set_values)
+        _best_write(&best, i, permutations, kept, duplicate_of, similarity, exact_jaccard)
+        if kept[i]:
+            rows[m] = i
+            m += 1
+    free(rows)
+    free(counts)
     return CKN_OK
 
 
@@ -736,6 +849,7 @@ _USE_AVX2 = ckn_mh_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
 _USE_AVX512 = (_USE_AVX2 and ckn_mh_have_avx512() != 0
                and _os.environ.get("CKN_NO_AVX512") != "1")
 SIMD = "avx512" if _USE_AVX512 else "avx2" if _USE_AVX2 else "portable"
+_PAIR_LANES = 16 if _USE_AVX512 else 4
 
 _SLOT_CODE = _typecode(sizeof(slot_t), "ILH")
 _HASH_CODE = _typecode(sizeof(hash_t), "QL")
@@ -1363,6 +1477,19 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     >>> dedup(sigs, 0.75)
     DedupResult(kept=(0, 1), dropped=(DroppedChunk(index=2, duplicate_of=0, estimate=1.0, exact_jaccard=None),), max_similarity=(0.0, 0.0))
     """
+    return _dedup_run(signatures, threshold, exact_sets, _AUTO)
+
+
+def _dedup_by(signatures, threshold, exact_sets=None, *, str path):
+    """:func:`dedup` along one path only (for tests): ``"index"`` (the inverted index, never
+    switching) or ``"pairs"`` (every row compared with the kept rows before it)."""
+    if path not in ("index", "pairs"):
+        raise ValueError(f"path: expected 'index' or 'pairs', got {path!r}")
+    return _dedup_run(signatures, threshold, exact_sets,
+                      _INDEX_ONLY if path == "index" else _PAIRS_ONLY)
+
+
+cdef _dedup_run(signatures, threshold, exact_sets, int path):
     cdef double t = _threshold(threshold)
     cdef const slot_t[:, ::1] grid
     cdef const slot_t[::1] row
@@ -1437,7 +1564,7 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     with nogil:
         status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
                                 <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
-                                exact.data.as_doubles)
+                                exact.data.as_doubles, path)
         if status == CKN_ENOMEM:    # no scratch memory: the all-pairs kernel needs none
             status = minhash_dedup(sig, n, perms, t, off, val, kept.data.as_uchars,
                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,

@@ -21,6 +21,7 @@ from ckn.minhash import (
     DroppedChunk,
     MinHasher,
     SignatureMatrix,
+    _dedup_by,
     dedup,
     fnv1a64,
     jaccard,
@@ -339,13 +340,17 @@ def test_threads_give_the_same_signatures():
 # --- dedup -----------------------------------------------------------------------------------
 
 def _check_dedup(sigs, threshold, sets=None):
-    got = dedup(sigs, threshold, exact_sets=sets)
+    # dedup, and each of its two paths alone (the inverted index, all pairs), against the
+    # reference
     kept, dropped, max_sim = minhash_dedup_reference(
         [list(s) for s in sigs], threshold, None if sets is None else [list(s) for s in sets])
-    assert isinstance(got, DedupResult)
-    assert got.kept == tuple(kept)
-    assert got.dropped == tuple(DroppedChunk(*d) for d in dropped)
-    assert got.max_similarity == tuple(max_sim)
+    for got in (dedup(sigs, threshold, exact_sets=sets),
+                _dedup_by(sigs, threshold, sets, path="index"),
+                _dedup_by(sigs, threshold, sets, path="pairs")):
+        assert isinstance(got, DedupResult)
+        assert got.kept == tuple(kept)
+        assert got.dropped == tuple(DroppedChunk(*d) for d in dropped)
+        assert got.max_similarity == tuple(max_sim)
 
 
 SLOT = st.one_of(st.integers(0, 3), st.just(PRIME))
@@ -616,6 +621,42 @@ def test_indexed_dedup_matches_reference_on_a_large_pool_with_near_duplicates():
     for threshold in (0.25, 0.5, 0.75, 1.0):
         _check_dedup(sigs.tolist(), threshold)
         _check_dedup(sigs.tolist(), threshold, sets)
+
+
+def test_dedup_switches_to_pairs_midway_with_the_same_decisions():
+    # Two slots hold one value in every row, the others are distinct: few repeated values
+    # (the index is chosen), but their chains grow with every row until they cost more than
+    # comparing all pairs, and the remaining rows are decided by the pairs pass. Near-copies
+    # of early rows late in the pool must still be dropped against the right kept rows.
+    rnd = random.Random(64)
+    sigs = [[7, 11] + [rnd.randrange(1000, PRIME) for _ in range(62)] for _ in range(400)]
+    for k in range(380, 400):  # late near-copies of early rows
+        sigs[k] = [v if rnd.random() < 0.9 else rnd.randrange(1000, PRIME)
+                   for v in sigs[k - 380]]
+    sigs[5] = [PRIME] * 64    # an empty set
+    for threshold in (0.5, 0.8, 1.0):
+        _check_dedup(sigs, threshold)
+    sets = [sorted(set(s) - {PRIME}) for s in sigs]
+    _check_dedup(sigs, 0.8, sets)
+
+
+@pytest.mark.parametrize("perms", [1, 15, 16, 17, 33, 64, 100])
+def test_dedup_pairs_on_every_simd_level(perms):
+    # the AVX-512 row counts (16 slots per compare, a masked tail) and the portable loop
+    rnd = random.Random(perms)
+    base = [[rnd.randrange(4) if rnd.random() < 0.5 else rnd.randrange(PRIME)
+             for _ in range(perms)] for _ in range(40)]
+    sigs = base + [[v if rnd.random() < 0.8 else rnd.randrange(4) for v in row] for row in base]
+    sigs[3] = [PRIME] * perms
+    want = minhash_dedup_reference(sigs, 0.6)
+    code = ("import json\n"
+            "from ckn.minhash import _dedup_by, SIMD\n"
+            f"r = _dedup_by({sigs!r}, 0.6, path='pairs')\n"
+            "print(json.dumps([SIMD, list(r.kept), [list(d[:3]) for d in r.dropped],"
+            " list(r.max_similarity)]))\n")
+    for _, kept, dropped, max_sim in json_with_env(code, SIMD_LEVELS):
+        assert kept == want[0] and max_sim == want[2]
+        assert dropped == [list(d[:3]) for d in want[1]]
 
 
 def test_indexed_dedup_matches_reference_with_many_rows_sharing_few_values():
