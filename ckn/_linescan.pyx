@@ -495,6 +495,22 @@ cdef _Mask _span_mask(
                     first1 = False
             ws1 = prev = p + 1
             continue
+        if (same and split and c < 128 and flags[c] & _SENTENCE_MARK
+                and _sentence_end(d, line + p, end)):
+            # "word." and the like before a space: the word ends here in both views (the mark
+            # is a break, or dropped with a space after it) and no marker pair starts at the
+            # mark (markers hold no space): the general steps below, without their copies
+            groups.lo |= char_groups[2 * c]
+            groups.hi |= char_groups[2 * c + 1]
+            len1 = p - ws1
+            if len1:
+                singles += len1 == 1 and _is_lower(work[p - 1])
+                _end_word(plan, _table_hash(plan, work + ws1, len1), &first1, &mask, &groups,
+                          &first_groups)
+            ws1 = p + 1
+            stop[0] = line + p + 1
+            e = p + 1
+            break
         if not same:  # the plain run before this character goes on the second view's word
             len2 = _append(word2, len2, work + prev, p - prev)
         prev = p + 1
