@@ -235,15 +235,83 @@ cdef extern from *:
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? 1 : 0;
     }
+    /* The word bits of d[i .. i + 64) with AVX-512BW (one 64-byte compare; bits at n and
+       beyond clear), as ckn_sc_word64 finds them. */
+    __attribute__((target("avx512f,avx512bw"), always_inline))
+    static inline uint64_t ckn_sc_word64_512(const uint8_t* d, int64_t i, int64_t n) {
+        __mmask64 live = i + 64 <= n ? ~(__mmask64)0 : (((__mmask64)1 << (n - i)) - 1);
+        __m512i x = _mm512_maskz_loadu_epi8(live, (const void*)(d + i));
+        __m512i digit = _mm512_sub_epi8(x, _mm512_set1_epi8('0'));
+        __m512i letter = _mm512_sub_epi8(_mm512_or_si512(x, _mm512_set1_epi8(0x20)),
+                                         _mm512_set1_epi8('a'));
+        return (uint64_t)(live & (_mm512_cmple_epu8_mask(digit, _mm512_set1_epi8(9))
+                                  | _mm512_cmple_epu8_mask(letter, _mm512_set1_epi8(25))
+                                  | _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8('_'))));
+    }
+    /* Append base + the positions of the set bits of bits (ascending) to out[seen..] as 64-bit
+       words (``ends``: OR'd into the upper halves of the words already there): the positions
+       compressed into bytes (VBMI2), widened 8 at a time, masked stores. Returns the new
+       seen. */
+    __attribute__((target("avx512f,avx512bw,avx512vbmi2"), always_inline))
+    static inline int64_t ckn_sc_put_bits(uint64_t* out, int64_t seen, uint64_t bits,
+                                          int64_t base, int ends) {
+        const __m512i iota = _mm512_set_epi8(
+            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+            47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+            31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        uint8_t pos[64];
+        int c = __builtin_popcountll(bits), g;
+        _mm512_storeu_si512((void*)pos, _mm512_maskz_compress_epi8((__mmask64)bits, iota));
+        for (g = 0; g < c; g += 8) {
+            int left = c - g;
+            __mmask8 mask = (__mmask8)(left >= 8 ? 0xFF : (1u << left) - 1u);
+            __m512i at = _mm512_add_epi64(
+                _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i*)(pos + g))),
+                _mm512_set1_epi64(base));
+            if (ends)
+                at = _mm512_or_si512(_mm512_slli_epi64(at, 32),
+                                     _mm512_maskz_loadu_epi64(mask, (const void*)(out + seen + g)));
+            _mm512_mask_storeu_epi64((void*)(out + seen + g), mask, at);
+        }
+        return seen + c;
+    }
+    /* The word bounds of ckn_sc_ascii_terms_avx2 with AVX-512 (BW, VBMI2): the same words
+       packed start | end << 32 into out, without a branch per word. Returns how many. */
+    __attribute__((target("avx512f,avx512bw,avx512vbmi2")))
+    static int64_t ckn_sc_bounds_avx512(const uint8_t* d, int64_t n, uint64_t* out) {
+        int64_t base, starts_seen = 0, ends_seen = 0;
+        uint64_t m, shifted, carry = 0;
+        for (base = 0; base < n; base += 64) {
+            m = ckn_sc_word64_512(d, base, n);
+            shifted = (m << 1) | carry;
+            carry = m >> 63;
+            starts_seen = ckn_sc_put_bits(out, starts_seen, m & ~shifted, base, 0);
+            ends_seen = ckn_sc_put_bits(out, ends_seen, ~m & shifted, base, 1);
+        }
+        if (carry)                           /* n is a multiple of 64 and ends in a word */
+            out[ends_seen++] |= (uint64_t)n << 32;
+        return starts_seen;
+    }
+    static int ckn_sc_have_vbmi2(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi2") ? 1 : 0;
+    }
     /* scanner_ascii_terms for n < 2^32: first every word's [start, end) from 64-byte masks,
        packed start | end << 32 into out (a word's start comes before its end, so the k-th end
-       completes out[k]), then each word hashed in place (with ``wide``, by
-       ckn_sc_fnv_words_avx512). No branch per byte or per word. */
+       completes out[k]), then each word hashed in place (with ``wide`` >= 1, by
+       ckn_sc_fnv_words_avx512; with ``wide`` 2 the bounds come from ckn_sc_bounds_avx512).
+       No branch per byte or per word. */
     __attribute__((target("avx2")))
     static int64_t ckn_sc_ascii_terms_avx2(const uint8_t* d, int64_t n, uint64_t* out,
                                            const uint8_t* tbl, int wide) {
         int64_t base, starts_seen = 0, ends_seen = 0, k, s;
         uint64_t m, shifted, starts, ends, carry = 0;
+        if (wide == 2) {
+            starts_seen = ckn_sc_bounds_avx512(d, n, out);
+            ckn_sc_fnv_words_avx512(d, n, out, starts_seen, tbl);
+            return starts_seen;
+        }
         for (base = 0; base < n; base += 64) {
             m = ckn_sc_word64(d, base, n);
             shifted = (m << 1) | carry;
@@ -283,12 +351,14 @@ cdef extern from *:
     }
     static int ckn_sc_have_avx2(void) { return 0; }
     static int ckn_sc_have_avx512(void) { return 0; }
+    static int ckn_sc_have_vbmi2(void) { return 0; }
     #endif
     """
     int64_t ckn_sc_ascii_terms_avx2(const unsigned char* d, int64_t n, uint64_t* out,
                                     const unsigned char* tbl, int wide) noexcept nogil
     int ckn_sc_have_avx2() noexcept nogil
     int ckn_sc_have_avx512() noexcept nogil
+    int ckn_sc_have_vbmi2() noexcept nogil
 
 
 import os as _os
@@ -298,6 +368,8 @@ import os as _os
 cdef bint _USE_AVX2 = ckn_sc_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
 cdef bint _USE_AVX512 = (_USE_AVX2 and ckn_sc_have_avx512() != 0
                          and _os.environ.get("CKN_NO_AVX512") != "1")
+# 2: the word bounds with AVX-512 VBMI2 too, 1: AVX-512 hashing only, 0: AVX2
+cdef int _WIDE = 0 if not _USE_AVX512 else 2 if ckn_sc_have_vbmi2() else 1
 SIMD = "avx512" if _USE_AVX512 else "avx2" if _USE_AVX2 else "portable"
 cdef Py_ssize_t _AVX2_MAX_LENGTH = 0xFFFFFFFF    # word bounds are packed in 32 bits each
 
@@ -305,7 +377,7 @@ cdef Py_ssize_t _AVX2_MAX_LENGTH = 0xFFFFFFFF    # word bounds are packed in 32 
 cdef Py_ssize_t scanner_ascii_terms(const unsigned char* data, Py_ssize_t n,
                                     hash_t* out) noexcept nogil:
     if _USE_AVX2 and 0 < n < _AVX2_MAX_LENGTH and sizeof(hash_t) == 8:
-        return ckn_sc_ascii_terms_avx2(data, n, <uint64_t*>out, _ASCII_WORD, _USE_AVX512)
+        return ckn_sc_ascii_terms_avx2(data, n, <uint64_t*>out, _ASCII_WORD, _WIDE)
     cdef Py_ssize_t i = 0, count = 0
     cdef unsigned char c
     cdef hash_t h
