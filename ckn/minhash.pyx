@@ -252,15 +252,19 @@ cdef extern from *:
         }
         for (v = 0; v < nv; v++) _mm256_storeu_si256((__m256i*)(out + 8 * v), O[v]);
     }
+    /* The body of a signature function: passes of ``vecs`` vectors of ``lanes`` permutations
+       through ``block``, then single vectors; returns how many permutations it did. */
+    #define CKN_MH_PASSES(block, lanes, vecs)                                   \
+        ptrdiff_t i0 = 0;                                                       \
+        for (; i0 + (lanes) * (vecs) <= perms; i0 += (lanes) * (vecs))          \
+            block(xs, m, a + i0, b + i0, out + i0, (vecs));                     \
+        for (; i0 + (lanes) <= perms; i0 += (lanes))                            \
+            block(xs, m, a + i0, b + i0, out + i0, 1);                          \
+        return i0;
     __attribute__((target("avx2")))
     static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                            const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
-        ptrdiff_t i0 = 0;
-        for (; i0 + 8 * CKN_MH_VECS <= perms; i0 += 8 * CKN_MH_VECS)
-            ckn_mh_block_avx2(xs, m, a + i0, b + i0, out + i0, CKN_MH_VECS);
-        for (; i0 + 8 <= perms; i0 += 8)
-            ckn_mh_block_avx2(xs, m, a + i0, b + i0, out + i0, 1);
-        return i0;
+        CKN_MH_PASSES(ckn_mh_block_avx2, 8, CKN_MH_VECS)
     }
     static int ckn_mh_have_avx2(void) {
         __builtin_cpu_init();
@@ -312,12 +316,7 @@ cdef extern from *:
     __attribute__((target("avx512f")))
     static ptrdiff_t ckn_mh_signature_avx512(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                              const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
-        ptrdiff_t i0 = 0;
-        for (; i0 + 16 * CKN_MH_VECS512 <= perms; i0 += 16 * CKN_MH_VECS512)
-            ckn_mh_block_avx512(xs, m, a + i0, b + i0, out + i0, CKN_MH_VECS512);
-        for (; i0 + 16 <= perms; i0 += 16)
-            ckn_mh_block_avx512(xs, m, a + i0, b + i0, out + i0, 1);
-        return i0;
+        CKN_MH_PASSES(ckn_mh_block_avx512, 16, CKN_MH_VECS512)
     }
     /* The shingle values of width 3 (minhash_shingles) for shingles [0, count - count % 8),
        8 at a time in 64-bit lanes: the three splitmix64 finalisers with vpmullq, the two

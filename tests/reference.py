@@ -67,7 +67,11 @@ def minhash_parameters_reference(permutations):
 
 def shingle_set_reference(term_list, shingle_size):
     """Set of x = s mod p over every run of ``shingle_size`` consecutive terms (SPEC §7)."""
-    hashes = [fnv1a64_reference(t) for t in term_list]
+    return shingle_hash_set_reference([fnv1a64_reference(t) for t in term_list], shingle_size)
+
+
+def shingle_hash_set_reference(hashes, shingle_size):
+    """:func:`shingle_set_reference` from the terms' hashes."""
     if not hashes:
         return set()
     if len(hashes) < shingle_size:

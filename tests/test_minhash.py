@@ -35,12 +35,13 @@ from ckn.terms import terms
 from simd_paths import SIMD_LEVELS, json_with_env
 from reference import (
     fnv1a64_reference,
-    mix64_reference,
     jaccard_reference,
     minhash_dedup_reference,
     minhash_parameters_reference,
     minhash_signature_reference,
     minhash_similarity_reference,
+    mix64_reference,
+    shingle_hash_set_reference,
     shingle_set_reference,
 )
 
@@ -196,20 +197,10 @@ def test_shingle_values_at_the_edges_of_the_mod_p_reduction():
             "from ckn.minhash import shingle_hashes, SIMD\n"
             f"t = array('Q', {terms_!r})\n"
             "print(json.dumps([SIMD, list(shingle_hashes(t, 3))]))\n")
-    want = sorted(shingle_set_reference_from_hashes(terms_, 3))
+    want = sorted(shingle_hash_set_reference(terms_, 3))
     assert {e % PRIME for e in edges} <= set(want)
     for _, got in json_with_env(code, SIMD_LEVELS):
         assert got == want
-
-
-def shingle_set_reference_from_hashes(hashes, size):
-    out = set()
-    for i in range(len(hashes) - size + 1):
-        s = 0
-        for t in hashes[i:i + size]:
-            s = mix64_reference(s ^ t)
-        out.add(s % PRIME)
-    return out
 
 
 @given(st.lists(st.integers(0, 2**64 - 1), max_size=300), st.integers(1, 4))
