@@ -2,12 +2,12 @@
 
 Private module, used by ``ckn/pool.py``, ``ckn/similarity.py``, ``ckn/fusion.py`` and
 ``ckn/pipeline.py``. Each function handles the common case (lists of Python floats, float64
-buffers, JSON-shaped candidate dicts) in one C pass and returns ``None`` (or calls the caller's
-``fallback``) for anything else, so every error message, edge case and result stays exactly
-that of the pure-Python code. Sums are plain left-to-right loops in index order without fused
-multiply-add (setup.py: ``-ffp-contract=off``), so results match the Python loops bit for bit;
-the cosine kernels interleave four rows (each row's sums keep their own order) and run with the
-GIL released.
+and float32 buffers, JSON-shaped candidate dicts) in one C pass and returns ``None`` (or calls
+the caller's ``fallback``) for anything else, so every error message, edge case and result
+stays exactly that of the pure-Python code. Sums are plain left-to-right loops in index order
+without fused multiply-add (setup.py: ``-ffp-contract=off``), so results match the Python loops
+bit for bit; the cosine kernels interleave four rows (each row's sums keep their own order) and
+run with the GIL released.
 """
 
 from cpython cimport array
