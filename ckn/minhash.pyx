@@ -1399,6 +1399,18 @@ cdef class MinHasher:
         cdef const hash_t* hp = &hashes[0] if hashes.shape[0] > 0 else NULL
         cdef slot_t* vp = _sp(values)
         cdef index_t* op = <index_t*>offsets.data.as_voidptr
+        cdef Py_ssize_t perms = self.permutations
+        cdef array.array out
+        cdef const slot_t* a = _sp(self._a)
+        cdef const slot_t* b = _sp(self._b)
+        cdef slot_t* sig
+        if threads == 1:  # shingles and signatures in one GIL-free stretch
+            out = array.clone(_SLOT_TEMPLATE, n * perms, False)
+            sig = _sp(out)
+            with nogil:
+                _csr_shingle_sets(hp, tp, n, size, vp, op)
+                minhash_signatures(vp, op, n, a, b, perms, sig)
+            return SignatureMatrix(out, n, perms)
         with nogil:
             _csr_shingle_sets(hp, tp, n, size, vp, op)
         return self._csr_signatures(values, offsets, n, threads)

@@ -558,7 +558,11 @@ cdef _scan_list(list texts, str name):
         buf = <hash_t*>malloc(cap * sizeof(hash_t))
         if buf == NULL:
             raise CknMemoryError(f"{name}: out of memory")
-        with nogil:
+        if total >= NOGIL_MIN_WORK:  # a query's few words are not worth a GIL hand-off
+            with nogil:
+                used = _scan_all(data, kinds, lengths, n, &buf, &cap,
+                                 <index_t*>offsets.data.as_voidptr)
+        else:
             used = _scan_all(data, kinds, lengths, n, &buf, &cap,
                              <index_t*>offsets.data.as_voidptr)
         if used < 0:
