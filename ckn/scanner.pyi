@@ -4,7 +4,7 @@ from array import array
 from collections.abc import Iterable
 from typing import NamedTuple
 
-SIMD: str  # "avx512", "avx2" or "portable": the ASCII kernel chosen at import (CKN_NO_SIMD=1: portable)
+SIMD: str  # "avx512-vbmi2", "avx512", "avx2" or "portable": the ASCII kernel chosen at import
 
 class TermHashes(NamedTuple):
     values: array[int]   # array('Q'): term hashes of every text, concatenated

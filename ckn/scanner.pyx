@@ -363,14 +363,17 @@ cdef extern from *:
 
 import os as _os
 
-# Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path and
-# CKN_NO_AVX512=1 the AVX2 one, for tests).
+# Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path,
+# CKN_NO_AVX512=1 the AVX2 one and CKN_NO_VBMI2=1 AVX-512 without VBMI2, as on CPUs that lack
+# it: for tests).
 cdef bint _USE_AVX2 = ckn_sc_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
 cdef bint _USE_AVX512 = (_USE_AVX2 and ckn_sc_have_avx512() != 0
                          and _os.environ.get("CKN_NO_AVX512") != "1")
 # 2: the word bounds with AVX-512 VBMI2 too, 1: AVX-512 hashing only, 0: AVX2
-cdef int _WIDE = 0 if not _USE_AVX512 else 2 if ckn_sc_have_vbmi2() else 1
-SIMD = "avx512" if _USE_AVX512 else "avx2" if _USE_AVX2 else "portable"
+cdef int _WIDE = (0 if not _USE_AVX512 else 2 if ckn_sc_have_vbmi2() != 0
+                  and _os.environ.get("CKN_NO_VBMI2") != "1" else 1)
+SIMD = ("avx512-vbmi2" if _WIDE == 2 else "avx512" if _USE_AVX512 else "avx2" if _USE_AVX2
+        else "portable")
 cdef Py_ssize_t _AVX2_MAX_LENGTH = 0xFFFFFFFF    # word bounds are packed in 32 bits each
 
 

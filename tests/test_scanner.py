@@ -118,11 +118,14 @@ def test_ascii_simd_and_portable_paths_agree():
         "ref = [h for t in texts for h in term_hashes(terms(t))]\n"
         "print(json.dumps([SIMD, list(th.offsets), [str(h) for h in th.values],"
         " list(th.values) == ref]))\n")
-    # AVX-512 where the CPU has it, AVX2 (CKN_NO_AVX512=1), portable (CKN_NO_SIMD=1)
-    (widest, *a), (capped, *b), (name, *portable) = json_with_env(code, SIMD_LEVELS)
-    assert widest in ("avx512", "avx2", "portable") and capped in ("avx2", "portable")
+    # AVX-512 (with VBMI2 where the CPU has it), AVX-512 without VBMI2 (CKN_NO_VBMI2=1, as on
+    # CPUs that lack it), AVX2 (CKN_NO_AVX512=1), portable (CKN_NO_SIMD=1)
+    levels = (SIMD_LEVELS[0], {"CKN_NO_VBMI2": "1"}) + SIMD_LEVELS[1:]
+    (widest, *a), (no_vbmi2, *w), (capped, *b), (name, *portable) = json_with_env(code, levels)
+    assert widest in ("avx512-vbmi2", "avx512", "avx2", "portable")
+    assert no_vbmi2 in ("avx512", "avx2", "portable") and capped in ("avx2", "portable")
     assert name == "portable"
-    assert a == b == portable and a[2] is True and len(a[1]) > 10_000
+    assert a == w == b == portable and a[2] is True and len(a[1]) > 10_000
 
 
 @given(st.lists(TEXT, max_size=8))
