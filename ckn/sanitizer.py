@@ -5406,14 +5406,13 @@ def _segments(line: str) -> list[str]:
 def _first_rule(rules: tuple[int, ...], views: tuple[str, ...], below: int) -> int:
     """Index of the first rule of ``rules`` (table order) below ``below`` that matches a view,
     else ``below``. Views that ``_ascii_view`` accepts are searched with the ASCII twins."""
-    twins = [_ascii_view(view) for view in views]
+    kinds = [(view, _ascii_view(view)) for view in views]
     for index in rules:
         if index >= below:
             break
-        plain = _MATCHERS[index] or _matcher(index)
-        twin = _MATCHERS_ASCII[index] or _matcher(index, True)
-        for view, ascii_twin in zip(views, twins):
-            if (twin if ascii_twin else plain)(view):
+        for view, ascii_twin in kinds:  # each regex is compiled only when a view needs it
+            matches = (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index]
+            if (matches or _matcher(index, ascii_twin))(view):
                 return index
     return below
 
