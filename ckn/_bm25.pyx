@@ -21,6 +21,11 @@ __all__ = ["bm25_csr"]
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
 
 
+cdef enum:
+    _SEEN_BITS = 12                      # a 4,096-bit filter of the query terms' slots
+    _SEEN_WORDS = 1 << (_SEEN_BITS - 6)
+
+
 cdef inline Py_ssize_t _slot(hash_t h, int shift) noexcept nogil:
     return <Py_ssize_t>((h * 0x9E3779B97F4A7C15ULL) >> shift)
 
@@ -42,7 +47,12 @@ cdef void _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t 
     cdef double avgdl, norm, score, f
     for i in range(size):
         slots[i] = -1
+    cdef uint64_t seen[_SEEN_WORDS]
+    for i in range(_SEEN_WORDS):
+        seen[i] = 0
     for q in range(nq):
+        pos = _slot(query[q], 64 - _SEEN_BITS)
+        seen[pos >> 6] |= 1ULL << (pos & 63)
         pos = _slot(query[q], shift) if bits > 0 else 0
         while slots[pos] >= 0:
             pos = (pos + 1) & mask
@@ -52,6 +62,9 @@ cdef void _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t 
         row = counts + d * nq
         for j in range(offsets[d], offsets[d + 1]):
             h = values[j]
+            pos = _slot(h, 64 - _SEEN_BITS)
+            if not (seen[pos >> 6] >> (pos & 63)) & 1:  # most terms: no query term has h
+                continue
             pos = _slot(h, shift) if bits > 0 else 0
             while slots[pos] >= 0:
                 if keys[pos] == h:
