@@ -193,29 +193,76 @@ def cosine_scores(query, list embeddings, fallback):
 # Pool validation into columns (ckn.pool._columns), cosine over the rows, fusion.
 # ---------------------------------------------------------------------------------------------
 
-cdef int _float_row(object x, double* row, Py_ssize_t d) except -1:
-    """Copy the list ``x`` of exact finite floats (or ints that fit a double) into ``row``;
-    1 on success, 0 when ``x`` is anything else (the caller takes the Python path)."""
-    cdef Py_ssize_t i
-    cdef PyObject* e
-    cdef double v
-    if PyList_GET_SIZE(x) != d:
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ckn_prefetch(p) __builtin_prefetch(p)
+    #else
+    #define ckn_prefetch(p) ((void)(p))
+    #endif
+    /* A list's item array (borrowed; valid until the list is resized). */
+    #define ckn_list_items(o) (((PyListObject*)(o))->ob_item)
+    """
+    void ckn_prefetch(const void* p) noexcept nogil
+    PyObject** ckn_list_items(PyObject* o) noexcept
+
+
+cdef enum:
+    _PREFETCH_AHEAD = 256  # list items: ~8 KiB of float objects ahead, across rows too
+
+
+cdef int _int_value(PyObject* e, double* out) except -1:
+    """``*out`` = the exact int ``e`` as a double: 1, or 0 when it does not fit one."""
+    try:
+        out[0] = <object>e
+    except OverflowError:
         return 0
-    for i in range(d):
-        e = PyList_GET_ITEM(x, i)
-        if PyFloat_CheckExact(e):
-            v = PyFloat_AS_DOUBLE(e)
-        elif PyLong_CheckExact(e):
-            try:
-                v = <object>e
-            except OverflowError:
-                return 0
-        else:
-            return 0
-        if not isfinite(v):
-            return 0
-        row[i] = v
     return 1
+
+
+cdef int _float_rows(PyObject** lists, double** rows, Py_ssize_t m, Py_ssize_t d) except -1:
+    """Copy each ``lists[k]`` (a list of exact finite floats, or ints that fit a double) into
+    ``rows[k]``, for k < m; 1 on success, 0 when one holds anything else or is not of length
+    ``d`` (the caller takes the Python path). The float objects ``_PREFETCH_AHEAD`` items
+    ahead, into the next list, are prefetched: read cold, the objects are memory-bound, and
+    the hardware prefetcher stops at page ends."""
+    cdef Py_ssize_t i, k, ahead = _PREFETCH_AHEAD if _PREFETCH_AHEAD < d else d, pf_off
+    cdef PyObject** items
+    cdef PyObject** pf_items
+    cdef PyObject* e
+    cdef double* row
+    cdef double v
+    for k in range(m):
+        if PyList_GET_SIZE(<object>lists[k]) != d:
+            return 0
+    if m:
+        items = ckn_list_items(lists[0])
+        for i in range(ahead):
+            ckn_prefetch(items[i])
+    for k in range(m):
+        items = ckn_list_items(lists[k])
+        row = rows[k]
+        pf_items, pf_off = items, ahead     # prefetch pf_items[i + pf_off]
+        for i in range(d):
+            if i == d - ahead:              # from here on, the next list's first items
+                pf_items = ckn_list_items(lists[k + 1]) if k + 1 < m else items
+                pf_off = ahead - d if k + 1 < m else 0
+            ckn_prefetch(pf_items[i + pf_off])
+            e = items[i]
+            if PyFloat_CheckExact(e):
+                v = PyFloat_AS_DOUBLE(e)
+            elif not PyLong_CheckExact(e) or not _int_value(e, &v):
+                return 0
+            if not isfinite(v):
+                return 0
+            row[i] = v
+    return 1
+
+
+cdef inline int _float_row(object x, double* row, Py_ssize_t d) except -1:
+    """``_float_rows`` of the one list ``x``."""
+    cdef PyObject* one = <PyObject*>x
+    return _float_rows(&one, &row, 1, d)
 
 
 cdef extern from *:
@@ -373,10 +420,15 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     cdef double* values = <double*>malloc(size * sizeof(double)) if score else NULL
     cdef double* block = NULL          # score mode: float lists' and float32 buffers' doubles
     cdef const float** narrow = <const float**>malloc(size * sizeof(float*)) if score else NULL
+    # score mode: the float lists (held in ``embeddings``) and their rows, read after the dicts
+    cdef PyObject** lists = <PyObject**>malloc(size * sizeof(PyObject*)) if score else NULL
+    cdef double** list_rows = <double**>malloc(size * sizeof(double*)) if score else NULL
+    cdef Py_ssize_t n_lists = 0
     cdef array.array scratch
     try:
         if views == NULL or rows == NULL or (score and (status == NULL or values == NULL
-                                                        or narrow == NULL)):
+                                                        or narrow == NULL or lists == NULL
+                                                        or list_rows == NULL)):
             raise MemoryError()
         for k in range(n):
             c = PyList_GET_ITEM(raw, k)
@@ -405,10 +457,12 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
                 if PyList_CheckExact(pemb):
                     if PyList_GET_SIZE(<object>pemb) != dim:
                         return None
-                    if score:
+                    if score:  # read below, all lists in one pass
                         rows[k] = _block_row(&block, n - k, dim, &listed)
-                        if not _float_row(<object>pemb, rows[k], dim):
-                            return None
+                        lists[n_lists] = pemb
+                        list_rows[n_lists] = rows[k]
+                        n_lists += 1
+                        embeddings[k] = <object>pemb  # held: a key's __eq__ may drop it
                         status[k] = 0
                     else:
                         row = array.clone(_DOUBLE_TEMPLATE, dim, False)
@@ -436,6 +490,8 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
             tokens[k] = PyLong_FromLongLong(tv) if ovf == 0 else <object>ptok
             texts[k] = <object>ptext
         if score:
+            if n_lists and not _float_rows(lists, list_rows, n_lists, dim):
+                return None
             scratch = array.clone(_DOUBLE_TEMPLATE, 3 * 32 + 1, False)
             if n * dim >= NOGIL_MIN_WORK:
                 with nogil:
@@ -469,6 +525,8 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         free(values)
         free(block)
         free(narrow)
+        free(lists)
+        free(list_rows)
 
 
 cdef void _cosine_sums(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,

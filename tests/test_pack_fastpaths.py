@@ -300,6 +300,67 @@ def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
         InputError, "candidates[8].embedding[3]: expected a finite number, got nan")
 
 
+@pytest.mark.parametrize("dim", [255, 256, 257, 700])
+def test_float_lists_are_read_whole_across_the_prefetch_distance(dim):
+    # The float lists are read after the dicts, in one pass that prefetches 256 items ahead,
+    # into the next list: every value lands in its row, whatever the neighbours are (float32
+    # buffers, None, ints), and a bad value anywhere, or a list of the wrong length, is the
+    # Python checks' exact error.
+    rows = [[((k * dim + i) % 89) * 0.25 - 7.0 for i in range(dim)] for k in range(6)]
+    rows[2] = [(i % 5) - 2 for i in range(dim)]                    # ints
+    raw = [{"id": f"c{k}", "tokens": k, "text": "t", "embedding": list(r)}
+           for k, r in enumerate(rows)]
+    raw[3]["embedding"] = array.array("f", rows[3])               # a float32 row between lists
+    raw.insert(4, {"id": "none", "tokens": 1, "text": "t", "embedding": None})
+    query = array.array("d", [(i % 11) - 5.0 for i in range(dim)])
+    pool = {"query": "q", "query_embedding": query, "token_budget": 5, "candidates": raw}
+    cols = pool_module._parse_columns(pool, cosine=True)
+    want = similarity.cosine_scores(query, [None if c["embedding"] is None
+                                            else array.array("d", c["embedding"]) for c in raw])
+    assert cols.embeddings is None and repr(cols.dense) == repr(want)
+    assert [list(e) for e in _dense.candidate_columns(raw, dim)[3] if e is not None] == [
+        [float(x) for x in r] for r in rows]
+    for k, i, bad in [(0, dim - 1, math.nan), (1, 0, math.inf), (5, dim - 200, True),
+                      (6, dim - 1, 10**400), (6, 0, "x")]:
+        saved = raw[k]["embedding"][i]
+        raw[k]["embedding"][i] = bad
+        got = outcome(scored_columns, pool)
+        assert got[0] != "ok" and got == without_dense(pool_module, scored_columns, pool)
+        assert got[1].startswith(f"candidates[{k}].embedding")
+        raw[k]["embedding"][i] = saved
+    raw[6]["embedding"].append(0.5)                                 # the last list too long
+    assert outcome(scored_columns, pool) == (InputError, f"candidates[6].embedding: expected "
+                                             f"{dim} numbers (the length of query_embedding), "
+                                             f"got {dim + 1}")
+
+
+def test_a_key_that_drops_an_earlier_embedding_while_validating_is_harmless():
+    # The compiled pass looks the fields up in every dict before it reads the float lists; a
+    # key whose __eq__ runs Python code there (a hash equal to "embedding"'s) may drop an
+    # earlier candidate's embedding list. The pass holds the lists it found, so it reads
+    # those, alive: the score is that of the list it saw.
+    dim = 300
+    raw = [{"id": "a", "tokens": 1, "text": "x", "embedding": [1.0] + [0.0] * (dim - 1)}]
+    armed, meddled = [], []
+
+    class Meddler:
+        def __hash__(self):
+            return hash("embedding")
+
+        def __eq__(self, other):
+            if armed and not meddled:  # the only reference to the first list goes
+                raw[0]["embedding"] = [0.0, 1.0] + [0.0] * (dim - 2)
+                meddled.append(True)
+            return NotImplemented
+
+    raw.append({"id": "b", "tokens": 1, "text": "y", Meddler(): 0, "embedding": [2.0] * dim})
+    armed.append(True)
+    query = array.array("d", [1.0] + [0.0] * (dim - 1))
+    got = _dense.candidate_columns(raw, dim, query, similarity.score_fallback(query))
+    assert meddled and got is not None
+    assert got[3] == [1.0, pytest.approx(dim ** -0.5)]
+
+
 def test_unusable_buffers_are_input_errors():
     released = memoryview(array.array("d", [1.0, 2.0]))
     released.release()
