@@ -383,9 +383,10 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     when ``dim`` == 0 no candidate may carry an embedding. Anything else returns ``None`` and
     the caller runs the full Python validation, which accepts it or raises the exact error.
 
-    Float lists are read while holding the GIL (each value is a Python object); buffers are
-    held open, then checked and copied (float32 widened exactly to float64) in one pass with
-    the GIL released.
+    Float lists are read while holding the GIL (each value is a Python object), after the
+    dicts, in one pass that prefetches ahead (``_float_rows``); buffers are held open, then
+    checked and copied (float32 widened exactly to float64) in one pass with the GIL
+    released.
 
     Returns ``(ids, tokens, texts, embeddings)``: four lists, ``embeddings[k]`` a new
     ``array('d')`` or ``None``. With ``query`` (an ``array('d')`` of ``dim`` values) the fourth
