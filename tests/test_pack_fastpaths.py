@@ -259,6 +259,18 @@ def test_scoring_while_validating_equals_cosine_over_the_columns(pool, values):
     assert repr(dense) == repr(similarity.cosine_scores(array.array("d", query), arrays))
 
 
+def scored_in_validation(raw, query):
+    """The pool of ``raw`` and ``query``, after checking that validation scored it (no arrays
+    made) exactly as ``cosine_scores`` scores the validated arrays; and those scores."""
+    query = array.array("d", query)
+    pool = {"query": "q", "query_embedding": query, "token_budget": 5, "candidates": raw}
+    cols = pool_module._parse_columns(pool, cosine=True)
+    want = similarity.cosine_scores(query, [None if c["embedding"] is None
+                                            else array.array("d", c["embedding"]) for c in raw])
+    assert cols.embeddings is None and repr(cols.dense) == repr(want)
+    return pool, want
+
+
 def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
     # 300 rows of 1,024 (307,200 values): checked and scored with the GIL released, float64
     # buffers in place, float32 buffers (every fourth of the lists' rows) widened first
@@ -272,12 +284,7 @@ def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
             if k % 3 == 1 else array.array("f", r) if k % 4 == 0 and k != 200 else r}
            for k, r in enumerate(rows)]
     raw[7]["embedding"] = None
-    query = array.array("d", [(i % 13) - 6.0 for i in range(dim)])
-    pool = {"query": "q", "query_embedding": query, "token_budget": 5, "candidates": raw}
-    cols = pool_module._parse_columns(pool, cosine=True)
-    want = similarity.cosine_scores(query, [None if c["embedding"] is None
-                                            else array.array("d", c["embedding"]) for c in raw])
-    assert cols.embeddings is None and repr(cols.dense) == repr(want)
+    pool, want = scored_in_validation(raw, [(i % 13) - 6.0 for i in range(dim)])
     assert want[5] == 0.0 and want[7] is None and want[6] is not None and want[200] is not None
     for k in range(0, 300, 3):
         raw[k]["embedding"].append(1.0)  # no export left behind
@@ -312,12 +319,7 @@ def test_float_lists_are_read_whole_across_the_prefetch_distance(dim):
            for k, r in enumerate(rows)]
     raw[3]["embedding"] = array.array("f", rows[3])               # a float32 row between lists
     raw.insert(4, {"id": "none", "tokens": 1, "text": "t", "embedding": None})
-    query = array.array("d", [(i % 11) - 5.0 for i in range(dim)])
-    pool = {"query": "q", "query_embedding": query, "token_budget": 5, "candidates": raw}
-    cols = pool_module._parse_columns(pool, cosine=True)
-    want = similarity.cosine_scores(query, [None if c["embedding"] is None
-                                            else array.array("d", c["embedding"]) for c in raw])
-    assert cols.embeddings is None and repr(cols.dense) == repr(want)
+    pool, _ = scored_in_validation(raw, [(i % 11) - 5.0 for i in range(dim)])
     assert [list(e) for e in _dense.candidate_columns(raw, dim)[3] if e is not None] == [
         [float(x) for x in r] for r in rows]
     for k, i, bad in [(0, dim - 1, math.nan), (1, 0, math.inf), (5, dim - 200, True),
