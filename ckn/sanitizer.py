@@ -48,8 +48,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import _rule_formula
 from .directive_score import load_model
 from .errors import CknTypeError
+
+try:
+    from ._rulefilter import LiteralFormula as _LiteralFormula
+except ImportError:  # pragma: no cover - source tree without the compiled extension
+    _LiteralFormula = None
 
 __all__ = [
     "ANCHORS",
@@ -5166,6 +5172,12 @@ def _matcher(index: int, ascii_twin: bool = False):
     else:
         def matcher(view: str) -> bool:
             return any(_guard_passes(guard, view[: m.start()]) for m in regex.finditer(view))
+    if ascii_twin and _LiteralFormula is not None:
+        # the twin reads ASCII views only: first check, in C, the literals every match of
+        # the rule contains (ckn._rule_formula); the regex runs only where they occur
+        compiled = _rule_formula.program(_rule_formula.required(RULES[index].pattern))
+        if compiled is not None:
+            matcher = _LiteralFormula(*compiled, matcher).search
     (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index] = matcher
     return matcher
 

@@ -1,0 +1,149 @@
+"""A rule's regex runs on an ASCII view only where the literals every match contains occur.
+
+``ckn._rule_formula.required`` derives from each rule's regex a formula of literal substrings
+(``tests/test_rule_structure.py`` checks it on every match of the examples and corpora);
+``ckn._rulefilter.LiteralFormula`` evaluates it in C, and ``ckn.sanitizer`` skips the regex
+where it is false. These tests hold the C check to the Python formula (literals cut to
+``MAX_LITERAL`` bytes), hold every rule's check to its regex (no view a regex matches is ever
+rejected), and compare the sanitizer's verdicts with and without the check.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ckn import sanitizer as _sanitizer
+from ckn._rule_formula import FALSE, MAX_LITERAL, TRUE, holds, program, required
+from ckn.sanitize_eval import _typical_lines
+from ckn.sanitizer import RULES, scan_line
+
+_rulefilter = pytest.importorskip("ckn._rulefilter")
+LiteralFormula = _rulefilter.LiteralFormula
+
+DATA = Path(__file__).parent / "data"
+PROSE = Path(__file__).parent.parent / "benchmarks" / "data" / "prose_sentences.txt"
+
+
+def _lines() -> list[str]:
+    lines = [example for rule in RULES for example in rule.examples]
+    for path in sorted(DATA.glob("injection_*.jsonl")):
+        with path.open(encoding="utf-8") as f:
+            lines.extend(json.loads(line)["text"] for line in f if line.strip())
+    return lines + [s for s in PROSE.read_text(encoding="utf-8").split("\n") if s.strip()]
+
+
+LINES = _lines()
+VIEWS = sorted({v for line in LINES for segment in _sanitizer._segments(line)
+                for v in _sanitizer.normalized_views(segment) if _sanitizer._ascii_view(v)})
+
+
+def cut(formula):
+    """``formula`` with every literal cut to ``MAX_LITERAL`` characters (what the C check
+    looks for)."""
+    if formula[0] == "L":
+        return ("L", formula[1][:MAX_LITERAL])
+    if formula[0] in ("AND", "OR"):
+        return (formula[0], tuple(cut(part) for part in formula[1]))
+    return formula
+
+
+def check_of(formula) -> LiteralFormula | None:
+    compiled = program(formula)
+    return None if compiled is None else LiteralFormula(*compiled, lambda view: view)
+
+
+@pytest.mark.parametrize("index", range(len(RULES)), ids=[r.name for r in RULES])
+def test_each_rules_check_is_its_formula_and_passes_every_match(index):
+    formula = required(RULES[index].pattern)
+    check = check_of(formula)
+    if check is None:
+        assert formula == TRUE
+        return
+    regex = _sanitizer._regex(index, True)
+    matched = 0
+    for k, view in enumerate(VIEWS):
+        passes = check.check(view)
+        if k % 5 == 0:  # the Python evaluation of the largest formulas takes a while
+            assert passes == holds(cut(formula), view), view
+        if regex.search(view):
+            assert passes, view  # never skip a view the regex matches
+            matched += 1
+    assert matched or not RULES[index].examples[0].isascii()
+
+
+@pytest.mark.parametrize("sample", ["code", "prose"])
+def test_the_check_skips_most_rule_runs_on_ordinary_text(sample):
+    # What the check is for: on ordinary text the pre-filter selects the rules whose anchor
+    # words occur, and their literals mostly do not. Counted over the rules each line (the
+    # standard library's first 20,000 lines) or prose sentence selects.
+    lines = (_typical_lines(20_000) if sample == "code"
+             else PROSE.read_text(encoding="utf-8").split("\n"))
+    checks: dict = {}
+    runs = skipped = 0
+    for line in lines:
+        if not line.strip() or not line.isascii():
+            continue
+        rules, disguised = _sanitizer._ascii_plan(line)
+        for view in _sanitizer.normalized_views(line, deobfuscate=disguised) if rules else ():
+            for index in rules:
+                if index not in checks:
+                    checks[index] = check_of(required(RULES[index].pattern))
+                runs += 1
+                skipped += checks[index] is not None and not checks[index].check(view)
+    assert runs >= {"code": 1000, "prose": 15}[sample] and skipped > 0.8 * runs
+
+
+LITERAL = st.text("abc ", min_size=1, max_size=MAX_LITERAL + 3)
+
+
+def formulas(depth: int = 3):
+    leaf = LITERAL.map(lambda s: ("L", s))
+    if depth == 0:
+        return leaf
+    parts = st.lists(formulas(depth - 1), min_size=2, max_size=4).map(tuple)
+    return leaf | st.tuples(st.sampled_from(["AND", "OR"]), parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(formulas(), st.lists(st.text("abcd ", max_size=40), min_size=1, max_size=6))
+def test_the_c_check_evaluates_any_formula_as_python_does(formula, views):
+    check = check_of(formula)
+    for view in views:
+        assert check.check(view) == holds(cut(formula), view), view
+
+
+def test_true_false_and_non_ascii_views():
+    assert program(TRUE) is None
+    never = check_of(FALSE)
+    assert not never.check("ignore all previous instructions") and not never.check("")
+    assert never.check("ignorá todo") and never.check("ß")  # not ASCII: left to the regex
+    check = LiteralFormula(*program(("AND", (("L", "ignore"), ("L", "previous")))), str.upper)
+    assert check.search("please ignore previous notes") == "PLEASE IGNORE PREVIOUS NOTES"
+    assert check.search("please ignore the notes") is None
+    # a literal longer than MAX_LITERAL is looked for by its first MAX_LITERAL bytes
+    assert check_of(("L", "instructions-and-more")).check("instructions-")
+
+
+@pytest.mark.parametrize("literals, nodes, message", [
+    ([b"caf\xc3\xa9"], [0, 0, 1], "ASCII"),
+    ([b""], [0, 0, 1], "1 to MAX_LITERAL"),
+    ([b"x" * (MAX_LITERAL + 1)], [0, 0, 1], "1 to MAX_LITERAL"),
+    ([b"a"], [0, 1, 1], "names no literal"),
+    ([b"a"], [1, 1, 5, 0, 0, 2], "out of order"),
+    ([b"a"], [1, 1, 2, 0, 0, 1], "out of order"),
+    ([b"a"], [], "no nodes"),
+])
+def test_malformed_programs_are_refused(literals, nodes, message):
+    with pytest.raises(ValueError, match=message):
+        LiteralFormula(literals, nodes, None)
+
+
+def test_the_sanitizer_gives_the_same_verdicts_without_the_check(monkeypatch):
+    with_check = [scan_line(line) for line in LINES]
+    monkeypatch.setattr(_sanitizer, "_LiteralFormula", None)
+    monkeypatch.setattr(_sanitizer, "_MATCHERS_ASCII", [None] * len(RULES))
+    assert [scan_line(line) for line in LINES] == with_check
+    assert sum(hit is not None for hit in with_check) > 1000
