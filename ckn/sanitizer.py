@@ -54,8 +54,9 @@ from .errors import CknTypeError
 
 try:
     from ._rulefilter import LiteralFormula as _LiteralFormula
+    from ._rulefilter import LiteralIndex as _LiteralIndex
 except ImportError:  # pragma: no cover - source tree without the compiled extension
-    _LiteralFormula = None
+    _LiteralFormula = _LiteralIndex = None
 
 __all__ = [
     "ANCHORS",
@@ -5158,6 +5159,8 @@ def _matches(index: int, view: str) -> bool:
 # ASCII twin in _MATCHERS_ASCII.
 _MATCHERS: list = [None] * len(RULES)
 _MATCHERS_ASCII: list = [None] * len(RULES)
+# The literals of the ASCII matchers' formulas, in one trie (ckn._rulefilter).
+_LITERALS = None if _LiteralIndex is None else _LiteralIndex()
 
 
 def _matcher_for(index: int, ascii_twin: bool):
@@ -5177,7 +5180,7 @@ def _matcher(index: int, ascii_twin: bool = False):
         # the rule contains (ckn._rule_formula); the regex runs only where they occur
         compiled = _rule_formula.program(_rule_formula.required(RULES[index].pattern))
         if compiled is not None:
-            matcher = _LiteralFormula(*compiled, matcher).search
+            matcher = _LiteralFormula(_LITERALS, *compiled, matcher).search
     (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index] = matcher
     return matcher
 

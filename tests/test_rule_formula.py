@@ -21,7 +21,7 @@ from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 
 _rulefilter = pytest.importorskip("ckn._rulefilter")
-LiteralFormula = _rulefilter.LiteralFormula
+LiteralFormula, LiteralIndex = _rulefilter.LiteralFormula, _rulefilter.LiteralIndex
 
 DATA = Path(__file__).parent / "data"
 PROSE = Path(__file__).parent.parent / "benchmarks" / "data" / "prose_sentences.txt"
@@ -50,9 +50,12 @@ def cut(formula):
     return formula
 
 
-def check_of(formula) -> LiteralFormula | None:
+SHARED = LiteralIndex()  # one index for the formulas of every test, as in the sanitizer
+
+
+def check_of(formula, index=SHARED) -> LiteralFormula | None:
     compiled = program(formula)
-    return None if compiled is None else LiteralFormula(*compiled, lambda view: view)
+    return None if compiled is None else LiteralFormula(index, *compiled, lambda view: view)
 
 
 @pytest.mark.parametrize("index", range(len(RULES)), ids=[r.name for r in RULES])
@@ -120,7 +123,8 @@ def test_true_false_and_non_ascii_views():
     never = check_of(FALSE)
     assert not never.check("ignore all previous instructions") and not never.check("")
     assert never.check("ignorá todo") and never.check("ß")  # not ASCII: left to the regex
-    check = LiteralFormula(*program(("AND", (("L", "ignore"), ("L", "previous")))), str.upper)
+    check = LiteralFormula(LiteralIndex(), *program(("AND", (("L", "ignore"), ("L", "previous")))),
+                           str.upper)
     assert check.search("please ignore previous notes") == "PLEASE IGNORE PREVIOUS NOTES"
     assert check.search("please ignore the notes") is None
     # a literal longer than MAX_LITERAL is looked for by its first MAX_LITERAL bytes
@@ -138,7 +142,7 @@ def test_true_false_and_non_ascii_views():
 ])
 def test_malformed_programs_are_refused(literals, nodes, message):
     with pytest.raises(ValueError, match=message):
-        LiteralFormula(literals, nodes, None)
+        LiteralFormula(LiteralIndex(), literals, nodes, None)
 
 
 def test_the_sanitizer_gives_the_same_verdicts_without_the_check(monkeypatch):
