@@ -54,7 +54,7 @@ def _combine(kind: str, parts):
 
 def _formula(info):
     """A node's info as a formula: ("E", strings) → OR of those literals."""
-    kind, value = info
+    kind, value = info[0], info[1]
     if kind == "M":
         return value
     if "" in value:
@@ -62,27 +62,56 @@ def _formula(info):
     return _combine("OR", [("L", s) if s.isascii() else FALSE for s in sorted(value)])
 
 
-_EMPTY = ("E", frozenset({""}))
+_NOTHING = frozenset({""})  # a prefix or suffix set that says nothing
+_EMPTY = ("E", _NOTHING)
+_FREE = ("M", TRUE, _NOTHING, _NOTHING)  # a node that requires and tells nothing
+
+
+def _product(xs: frozenset, ys: frozenset) -> frozenset | None:
+    """Every x + y, or None when there would be more than ``_EXACT_MAX``."""
+    if len(xs) * len(ys) > _EXACT_MAX:
+        return None
+    return frozenset(x + y for x in xs for y in ys)
 
 
 def _sequence(items):
-    """Info of a concatenation: runs of exact nodes stay exact strings (their product)."""
-    acc, tail, flushed = TRUE, frozenset({""}), False
+    """Info of a concatenation. Runs of exact nodes stay exact strings (their product); an
+    inexact node's known prefixes are joined to the exact strings before it, and its known
+    suffixes start the next run, so literals stay contiguous across it. A lookaround is
+    zero-width: its formula joins the result and the run goes on across it."""
+    acc, tail, head, exact = TRUE, _NOTHING, _NOTHING, True
     for op, av in items:
-        kind, value = _node(op, av)
-        if kind == "E" and len(tail) * len(value) <= _EXACT_MAX:
-            tail = frozenset(x + y for x in tail for y in value)
+        info = _node(op, av)
+        if info[0] == "A":  # lookaround
+            acc = _combine("AND", [acc, info[1]])
             continue
-        acc, flushed = _combine("AND", [acc, _formula(("E", tail))]), True
-        if kind == "E":
-            tail = value
-        else:
-            acc, tail = _combine("AND", [acc, value]), frozenset({""})
-    return ("E", tail) if not flushed else ("M", _combine("AND", [acc, _formula(("E", tail))]))
+        if info[0] == "E":
+            joined = _product(tail, info[1])
+            if joined is not None:
+                tail = joined
+                continue
+            acc = _combine("AND", [acc, _formula(("E", tail))])
+            if exact:
+                head, exact = tail, False
+            tail = info[1]
+            continue
+        _, formula, prefixes, suffixes = info
+        joined = _product(tail, prefixes)
+        if joined is None:
+            joined = tail
+        acc = _combine("AND", [acc, _formula(("E", joined)), formula])
+        if exact:
+            head, exact = joined, False
+        tail = suffixes
+    if exact:
+        return ("E", tail)
+    return ("M", _combine("AND", [acc, _formula(("E", tail))]), head, tail)
 
 
 def _node(op, av):
-    """("E", the strings the node can match) or ("M", a formula every match satisfies)."""
+    """("E", the strings the node can match), ("M", a formula every match satisfies, strings
+    one of which every match starts with, strings one of which every match ends with), or, for
+    a lookaround, ("A", a formula the string satisfies)."""
     if op is _sre.LITERAL:
         return ("E", frozenset({chr(av)}))
     if op is _sre.IN:
@@ -93,35 +122,43 @@ def _node(op, av):
             elif item is _sre.RANGE and arg[1] - arg[0] < _CLASS_MAX:
                 chars.update(map(chr, range(arg[0], arg[1] + 1)))
             else:  # NEGATE, CATEGORY, wide ranges
-                return ("M", TRUE)
-        return ("E", frozenset(chars)) if len(chars) <= _CLASS_MAX else ("M", TRUE)
+                return _FREE
+        return ("E", frozenset(chars)) if len(chars) <= _CLASS_MAX else _FREE
     if op is _sre.AT or op is _sre.ASSERT_NOT:
         return _EMPTY
     if op is _sre.ASSERT:  # a lookaround's text is in the string too
-        return ("M", _formula(_sequence(av[1])))
+        return ("A", _formula(_sequence(av[1])))
     if op is _sre.SUBPATTERN:
         _, add_flags, _, pattern = av
         if add_flags & (re.IGNORECASE | re.VERBOSE):
-            return ("M", TRUE)
+            return _FREE
         return _sequence(pattern)
     if op is _sre.BRANCH:
         infos = [_sequence(p) for p in av[1]]
-        if all(kind == "E" for kind, _ in infos):
-            union = frozenset().union(*(value for _, value in infos))
+        if all(kind == "E" for kind, *_ in infos):
+            union = frozenset().union(*(info[1] for info in infos))
             if len(union) <= _EXACT_MAX:
                 return ("E", union)
-        return ("M", _combine("OR", [_formula(i) for i in infos]))
+        prefixes = frozenset().union(*(i[1] if i[0] == "E" else i[2] for i in infos))
+        suffixes = frozenset().union(*(i[1] if i[0] == "E" else i[3] for i in infos))
+        return ("M", _combine("OR", [_formula(i) for i in infos]),
+                prefixes if len(prefixes) <= _EXACT_MAX else _NOTHING,
+                suffixes if len(suffixes) <= _EXACT_MAX else _NOTHING)
     if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", None)):
         low, high, pattern = av
         inner = _sequence(pattern)
         if low == high == 1:
             return inner
         if low == 0 and high == 1:
-            return ("M", TRUE) if inner[0] == "M" else ("E", inner[1] | {""})
-        return ("M", _formula(inner)) if low >= 1 else ("M", TRUE)
+            return _FREE if inner[0] == "M" else ("E", inner[1] | {""})
+        if low == 0:
+            return _FREE
+        if inner[0] == "E":  # at least once: starts and ends with one of its strings
+            return ("M", _formula(inner), inner[1], inner[1])
+        return inner
     if op is getattr(_sre, "ATOMIC_GROUP", None):
         return _sequence(av)
-    return ("M", TRUE)  # anything else (ANY, NOT_LITERAL, GROUPREF, ...) requires nothing
+    return _FREE  # anything else (ANY, NOT_LITERAL, GROUPREF, ...) requires nothing
 
 
 def required(pattern: str, flags: int = re.MULTILINE):

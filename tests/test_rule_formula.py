@@ -9,6 +9,7 @@ rejected), and compare the sanitizer's verdicts with and without the check.
 """
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,55 @@ def test_the_sanitizer_gives_the_same_verdicts_without_the_check(monkeypatch):
     monkeypatch.setattr(_sanitizer, "_MATCHERS_ASCII", [None] * len(RULES))
     assert [scan_line(line) for line in LINES] == with_check
     assert sum(hit is not None for hit in with_check) > 1000
+
+
+def regexes(depth: int = 2):
+    """Small regexes over "abc": literals, classes, \\w and \\W runs, any character, word
+    boundaries, lookarounds, groups with alternatives and every kind of repeat."""
+    leaf = st.sampled_from(["a", "b", "c", "ab", "[ab]", "[^a]", r"\w*", r"\W+", ".", r"\b",
+                            " ", "cab"])
+    if depth == 0:
+        return leaf
+    inner = regexes(depth - 1)
+    seq = st.lists(inner, min_size=1, max_size=4).map("".join)
+    group = st.tuples(st.lists(seq, min_size=1, max_size=3).map("|".join),
+                      st.sampled_from(["", "?", "{2}", "{1,3}", "??"]))
+    return (leaf | group.map(lambda g: f"(?:{g[0]}){g[1]}")
+            | seq.map(lambda s: f"(?={s})") | seq.map(lambda s: f"(?<=[ab]{s[:0]})"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(regexes(), min_size=1, max_size=4).map("".join), st.data())
+def test_every_match_of_any_small_regex_satisfies_its_formula(pattern, data):
+    # The derivation's soundness on its own terms: wherever a regex matches, its formula
+    # holds, so the check can never skip a match (and the literals stay contiguous across
+    # repeats, classes and lookarounds only where every match really has them in a row).
+    # The texts: strings drawn to match the regex (hypothesis' from_regex), and random ones.
+    formula = required(pattern)
+    regex = re.compile(pattern, re.MULTILINE)
+    texts = data.draw(st.lists(st.text("abc _", max_size=14), max_size=4))
+    try:
+        matching = st.from_regex(regex, alphabet="abc _")
+        texts += data.draw(st.lists(matching, min_size=1, max_size=4))
+    except Exception:  # a construct from_regex does not generate (e.g. some lookarounds)
+        pass
+    for text in texts:
+        if regex.search(text):
+            assert holds(formula, text), (pattern, text, formula)
+            check = check_of(formula)
+            assert check is None or check.check(text)
+
+
+def test_literals_stay_contiguous_across_inexact_parts():
+    # what the joins buy: a word split by a \w* tail or a lookahead is still looked for whole
+    assert required(r"\bign(?:ore|or\w*)\b\W+all") == (
+        "AND", (("OR", (("L", "ignor"), ("L", "ignore"))), ("L", "all")))
+    assert holds(required(r"abc(?=d)de"), "xabcde") and not holds(required(r"abc(?=d)de"), "abc de")
+    repeat = required(r"(?:ab)+cd")  # the last repetition ends right before "cd"
+    assert holds(repeat, "xababcd") and not holds(repeat, "ab cd")
+    # an alternative's first and last exact strings join the text around the group
+    for pattern, match, near_miss in [(r"(?:a\w*b|c)d", "axxbd", "ab d"),
+                                      (r"x(?:ab\w*|cd)y", "xabzzy", "x ab y")]:
+        formula = required(pattern)
+        assert re.search(pattern, match) and holds(formula, match), pattern
+        assert not holds(formula, near_miss), pattern
