@@ -11,7 +11,12 @@ in C: its literals (each cut to at most ``MAX_LITERAL`` bytes: a prefix of a lit
 occurs occurs too, so the formula only weakens) and the formula's nodes in prefix order. The
 sanitizer skips a rule's regex on an ASCII view whose formula is false: the regex cannot match
 there, so the verdict is the same (docs/security.md). The test-suite checks the derivation on
-every match of the examples and labelled corpora.
+every match of the examples and labelled corpora, and on small random regexes.
+
+Deriving the rules' programs takes about half a second, so they ship in ``rule_formulas.json``
+(``tools/build_rule_formulas.py`` writes it; a test checks it against the derivation). Each
+entry carries a hash of its rule's pattern: ``program_for`` derives the program afresh for a
+rule whose pattern no longer matches its entry.
 
 Formulas are tuples: ``("T",)`` true, ``("F",)`` false, ``("L", s)`` "``s`` occurs", and
 ``("AND", parts)`` / ``("OR", parts)``.
@@ -19,8 +24,11 @@ Formulas are tuples: ``("T",)`` true, ``("F",)`` false, ``("L", s)`` "``s`` occu
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from array import array
+from pathlib import Path
 
 try:  # Python 3.11+
     from re import _constants as _sre
@@ -29,7 +37,8 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre
     import sre_parse as _sre_parse
 
-__all__ = ["MAX_LITERAL", "TRUE", "FALSE", "required", "holds", "program"]
+__all__ = ["MAX_LITERAL", "TABLE_PATH", "TRUE", "FALSE", "required", "holds", "program",
+           "program_for", "pattern_key", "load_table", "table"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)
@@ -208,3 +217,50 @@ def program(formula) -> tuple[list[bytes], array] | None:
 
     emit(formula)
     return list(literals), nodes
+
+
+TABLE_PATH = Path(__file__).with_name("rule_formulas.json")
+
+
+def pattern_key(pattern: str) -> str:
+    """The hash a table entry carries of its rule's pattern (SHA-256, 16 hex digits)."""
+    return hashlib.sha256(pattern.encode("utf-8")).hexdigest()[:16]
+
+
+def table(patterns: dict[str, str]) -> dict:
+    """The table of ``rule_formulas.json`` for ``{rule name: pattern}``: per rule its pattern
+    key and program (``"literals"`` as ASCII strings, ``"nodes"``), or no program (TRUE)."""
+    rules = {}
+    for name, pattern in patterns.items():
+        entry: dict = {"pattern": pattern_key(pattern)}
+        compiled = program(required(pattern))
+        if compiled is not None:
+            entry["literals"] = [word.decode("ascii") for word in compiled[0]]
+            entry["nodes"] = list(compiled[1])
+        rules[name] = entry
+    return {"max_literal": MAX_LITERAL, "rules": rules}
+
+
+def load_table(path: Path = TABLE_PATH) -> dict[str, dict]:
+    """The rules of the table at ``path`` (an empty dict when it is missing, unreadable or made
+    for another ``MAX_LITERAL``: every program is then derived)."""
+    try:
+        data = json.loads(path.read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("max_literal") != MAX_LITERAL:
+        return {}
+    rules = data.get("rules")
+    return rules if isinstance(rules, dict) else {}
+
+
+def program_for(name: str, pattern: str, rules: dict[str, dict]):
+    """``program(required(pattern))``, from the loaded table when its entry for ``name`` was
+    made from this very pattern."""
+    entry = rules.get(name)
+    if isinstance(entry, dict) and entry.get("pattern") == pattern_key(pattern):
+        if "nodes" not in entry:
+            return None
+        return ([word.encode("ascii") for word in entry["literals"]],
+                array("i", entry["nodes"]))
+    return program(required(pattern))

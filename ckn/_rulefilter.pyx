@@ -87,7 +87,7 @@ cdef class LiteralIndex:
     def __len__(self):
         return len(self.literals)
 
-    cdef list add(self, list literals):
+    cpdef list add(self, list literals):
         """The numbers of ``literals`` (ASCII bytes of 1 to MAX_LITERAL bytes), new ones
         appended; the trie is rebuilt on the next lookup."""
         cdef bytes word

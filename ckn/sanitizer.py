@@ -5159,8 +5159,21 @@ def _matches(index: int, view: str) -> bool:
 # ASCII twin in _MATCHERS_ASCII.
 _MATCHERS: list = [None] * len(RULES)
 _MATCHERS_ASCII: list = [None] * len(RULES)
-# The literals of the ASCII matchers' formulas, in one trie (ckn._rulefilter).
+# The literals of the ASCII matchers' formulas, in one trie (ckn._rulefilter), and the rules'
+# shipped formula programs (ckn/rule_formulas.json), both made on first use.
 _LITERALS = None if _LiteralIndex is None else _LiteralIndex()
+_FORMULA_TABLE: dict | None = None
+
+
+def _formula_table() -> dict[str, dict]:
+    """The shipped programs, loaded once; their literals all go into ``_LITERALS`` at once,
+    so that its trie is built once rather than once per rule."""
+    global _FORMULA_TABLE
+    if _FORMULA_TABLE is None:
+        _FORMULA_TABLE = _rule_formula.load_table()
+        _LITERALS.add([word.encode("ascii") for entry in _FORMULA_TABLE.values()
+                       for word in entry.get("literals", ())])
+    return _FORMULA_TABLE
 
 
 def _matcher_for(index: int, ascii_twin: bool):
@@ -5178,7 +5191,8 @@ def _matcher(index: int, ascii_twin: bool = False):
     if ascii_twin and _LiteralFormula is not None:
         # the twin reads ASCII views only: first check, in C, the literals every match of
         # the rule contains (ckn._rule_formula); the regex runs only where they occur
-        compiled = _rule_formula.program(_rule_formula.required(RULES[index].pattern))
+        compiled = _rule_formula.program_for(RULES[index].name, RULES[index].pattern,
+                                             _formula_table())
         if compiled is not None:
             matcher = _LiteralFormula(_LITERALS, *compiled, matcher).search
     (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index] = matcher

@@ -10,6 +10,7 @@ rejected), and compare the sanitizer's verdicts with and without the check.
 
 import json
 import re
+from array import array
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckn import sanitizer as _sanitizer
-from ckn._rule_formula import FALSE, MAX_LITERAL, TRUE, holds, program, required
+from ckn._rule_formula import (FALSE, MAX_LITERAL, TABLE_PATH, TRUE, holds, load_table, pattern_key,
+                               program, program_for, required, table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 
@@ -204,3 +206,25 @@ def test_literals_stay_contiguous_across_inexact_parts():
         formula = required(pattern)
         assert re.search(pattern, match) and holds(formula, match), pattern
         assert not holds(formula, near_miss), pattern
+
+
+def test_the_shipped_table_is_the_derivation():
+    # tools/build_rule_formulas.py writes it; rerun it after changing a rule
+    shipped = json.loads(TABLE_PATH.read_text(encoding="ascii"))
+    assert shipped == table({rule.name: rule.pattern for rule in RULES})
+    assert len(shipped["rules"]) == len(RULES) and shipped["max_literal"] == MAX_LITERAL
+
+
+def test_a_stale_or_missing_table_entry_is_derived_afresh(tmp_path):
+    pattern = r"\bignore\W+(?:all|any)\W+rules"
+    fresh = program(required(pattern))
+    fake = {"pattern": pattern_key(pattern), "literals": ["zz"], "nodes": [0, 0, 1]}
+    assert program_for("r", pattern, {"r": fake}) == ([b"zz"], array("i", [0, 0, 1]))
+    for rules in [{}, {"r": {**fake, "pattern": pattern_key(pattern + " ")}}, {"other": fake}]:
+        assert program_for("r", pattern, rules) == fresh
+    assert program_for("r", r"\w+", {}) is None  # a formula that says nothing: no program
+    assert program_for("r", r"\w+", {"r": {"pattern": pattern_key(r"\w+")}}) is None
+    for text in ["", "not json", '{"max_literal": 11, "rules": {}}', '[1]']:
+        (tmp_path / "t.json").write_text(text, encoding="ascii")
+        assert load_table(tmp_path / "t.json") == {}
+    assert load_table(tmp_path / "missing.json") == {}
