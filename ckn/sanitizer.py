@@ -30,7 +30,9 @@ words (:data:`ANCHORS`, whole words) or markers occur in it and whose requiremen
 sets ``_REQUIRES`` / ``_REQUIRES_ANY``, characters ``_REQUIRE_CHARS``, characters or words
 ``_REQUIRE_CHARS_OR_WORDS``, a first word ``_REQUIRE_FIRST``); with spaced-out letters, the
 words found in it once spaces and punctuation are left out count too. The de-obfuscated view is
-built only when the line contains leetspeak, in-word punctuation or spaced letters.
+built only when the line contains leetspeak, in-word punctuation or spaced letters. On a
+plain-ASCII view a selected rule's regex runs only when the literals every match of it contains
+occur (a formula derived from the regex, checked in C: ``ckn._rule_formula``).
 :func:`sanitize_text` finds those lines and their rules in one compiled pass over the text
 (``ckn._linescan``; the same pre-filter in Python when the extension is not built). The
 test-suite checks that this gives the reference result (``prefilter=False``) except for glued
