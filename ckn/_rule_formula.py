@@ -202,6 +202,9 @@ def program(formula) -> tuple[list[bytes], array] | None:
     literals: dict[bytes, int] = {}
     nodes = array("i")
 
+    def size(f) -> int:
+        return 1 if f[0] in ("L", "F") else sum(map(size, f[1]))
+
     def emit(f) -> None:
         at = len(nodes) // 3
         if f[0] == "F":
@@ -211,7 +214,9 @@ def program(formula) -> tuple[list[bytes], array] | None:
             nodes.extend((OP_LITERAL, literals.setdefault(word, len(literals)), at + 1))
         else:
             nodes.extend((OP_AND if f[0] == "AND" else OP_OR, len(f[1]), 0))
-            for part in f[1]:
+            # the smaller parts first: a false part of an AND, or a true part of an OR, ends
+            # the evaluation, and small parts cost little to try
+            for part in sorted(f[1], key=size):
                 emit(part)
             nodes[3 * at + 2] = len(nodes) // 3
 
