@@ -246,26 +246,27 @@ def table(patterns: dict[str, str]) -> dict:
     return {"max_literal": MAX_LITERAL, "rules": rules}
 
 
-def load_table(path: Path = TABLE_PATH) -> dict[str, dict]:
-    """The rules of the table at ``path`` (an empty dict when it is missing, unreadable or made
-    for another ``MAX_LITERAL``: every program is then derived)."""
+def load_table(path: Path = TABLE_PATH) -> dict[str, tuple]:
+    """The rules of the table at ``path``, each as ``(pattern key, program or None)`` with the
+    program's nodes in an ``array('i')`` (compact: the table stays loaded). An empty dict when
+    the file is missing, unreadable or made for another ``MAX_LITERAL``: every program is then
+    derived."""
     try:
         data = json.loads(path.read_text(encoding="ascii"))
-    except (OSError, ValueError):
+        if not isinstance(data, dict) or data.get("max_literal") != MAX_LITERAL:
+            return {}
+        return {name: (entry["pattern"],
+                       ([word.encode("ascii") for word in entry["literals"]],
+                        array("i", entry["nodes"])) if "nodes" in entry else None)
+                for name, entry in data["rules"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
-    if not isinstance(data, dict) or data.get("max_literal") != MAX_LITERAL:
-        return {}
-    rules = data.get("rules")
-    return rules if isinstance(rules, dict) else {}
 
 
-def program_for(name: str, pattern: str, rules: dict[str, dict]):
+def program_for(name: str, pattern: str, rules: dict[str, tuple]):
     """``program(required(pattern))``, from the loaded table when its entry for ``name`` was
     made from this very pattern."""
     entry = rules.get(name)
-    if isinstance(entry, dict) and entry.get("pattern") == pattern_key(pattern):
-        if "nodes" not in entry:
-            return None
-        return ([word.encode("ascii") for word in entry["literals"]],
-                array("i", entry["nodes"]))
+    if entry is not None and entry[0] == pattern_key(pattern):
+        return entry[1]
     return program(required(pattern))

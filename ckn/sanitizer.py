@@ -5167,14 +5167,14 @@ _LITERALS = None if _LiteralIndex is None else _LiteralIndex()
 _FORMULA_TABLE: dict | None = None
 
 
-def _formula_table() -> dict[str, dict]:
+def _formula_table() -> dict[str, tuple]:
     """The shipped programs, loaded once; their literals all go into ``_LITERALS`` at once,
     so that its trie is built once rather than once per rule."""
     global _FORMULA_TABLE
     if _FORMULA_TABLE is None:
         _FORMULA_TABLE = _rule_formula.load_table()
-        _LITERALS.add([word.encode("ascii") for entry in _FORMULA_TABLE.values()
-                       for word in entry.get("literals", ())])
+        _LITERALS.add([word for _, compiled in _FORMULA_TABLE.values() if compiled is not None
+                       for word in compiled[0]])
     return _FORMULA_TABLE
 
 

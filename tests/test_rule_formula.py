@@ -218,13 +218,18 @@ def test_the_shipped_table_is_the_derivation():
 def test_a_stale_or_missing_table_entry_is_derived_afresh(tmp_path):
     pattern = r"\bignore\W+(?:all|any)\W+rules"
     fresh = program(required(pattern))
-    fake = {"pattern": pattern_key(pattern), "literals": ["zz"], "nodes": [0, 0, 1]}
-    assert program_for("r", pattern, {"r": fake}) == ([b"zz"], array("i", [0, 0, 1]))
-    for rules in [{}, {"r": {**fake, "pattern": pattern_key(pattern + " ")}}, {"other": fake}]:
+    fake = (pattern_key(pattern), ([b"zz"], array("i", [0, 0, 1])))
+    assert program_for("r", pattern, {"r": fake}) == fake[1]
+    for rules in [{}, {"r": (pattern_key(pattern + " "), fake[1])}, {"other": fake}]:
         assert program_for("r", pattern, rules) == fresh
     assert program_for("r", r"\w+", {}) is None  # a formula that says nothing: no program
-    assert program_for("r", r"\w+", {"r": {"pattern": pattern_key(r"\w+")}}) is None
-    for text in ["", "not json", '{"max_literal": 11, "rules": {}}', '[1]']:
+    assert program_for("r", r"\w+", {"r": (pattern_key(r"\w+"), None)}) is None
+    for text in ["", "not json", '{"max_literal": 11, "rules": {}}', "[1]",
+                 '{"max_literal": 12, "rules": {"r": {"nodes": [0, 0, 1]}}}']:
         (tmp_path / "t.json").write_text(text, encoding="ascii")
         assert load_table(tmp_path / "t.json") == {}
     assert load_table(tmp_path / "missing.json") == {}
+    shipped = load_table()
+    assert len(shipped) == len(RULES) and all(
+        program_for(rule.name, rule.pattern, shipped) == program(required(rule.pattern))
+        for rule in RULES[:5])
