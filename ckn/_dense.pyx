@@ -84,8 +84,8 @@ cdef int _view(object x, Py_buffer* view, double** ptr, Py_ssize_t* n, list keep
     """Point *ptr at x's doubles: a list of exact floats is copied into a new array kept alive
     by ``keep``; a C-contiguous 1-D native float64 buffer (``array('d')``, numpy) is read in
     place, held open in ``view`` (so it cannot be resized or freed while a kernel reads it
-    without the GIL; the caller releases it when ``view.obj`` is set). Returns 1, or 0 when x
-    needs the Python path."""
+    without the GIL; the caller releases it when ``view.obj`` is set); a float32 one is widened
+    exactly into a new array kept by ``keep``. Returns 1, or 0 when x needs the Python path."""
     cdef Py_ssize_t m, i
     cdef array.array arr
     cdef PyObject* e
@@ -104,9 +104,16 @@ cdef int _view(object x, Py_buffer* view, double** ptr, Py_ssize_t* n, list keep
         return 1
     if isinstance(x, (str, bytes, bytearray, tuple)):
         return 0
-    if not _real_buffer(x, view, -1, False, False):
+    if not _real_buffer(x, view, -1, False, True):
         return 0
     n[0] = view.shape[0]
+    if view.itemsize == 4:  # float32: widened exactly into a copy, the buffer let go
+        arr = array.clone(_DOUBLE_TEMPLATE, n[0], False)
+        _widen(<const float*>view.buf, arr.data.as_doubles, n[0])
+        PyBuffer_Release(view)
+        keep.append(arr)
+        ptr[0] = arr.data.as_doubles
+        return 1
     ptr[0] = <double*>view.buf if n[0] > 0 else NULL
     return 1
 

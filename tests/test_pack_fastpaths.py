@@ -406,6 +406,13 @@ def test_cosine_over_arrays_equals_python_cosine_scores(data):
     mixed = [None if r is None else kinds[k % 4](r) for k, r in enumerate(rows)]
     want = without_dense(similarity, similarity.cosine_scores, q, mixed)
     assert repr(outcome(similarity.cosine_scores, q, mixed)) == repr(want)
+    # float32 buffers (query and rows, subnormals and extremes included): widened exactly,
+    # so the scores are those of the same float32 values given as Python floats
+    singles = [None if r is None else array.array("f", r) for r in rows]
+    exact = [None if r is None else r.tolist() for r in singles]
+    for query in (array.array("f", q), array.array("f", q).tolist()):
+        want = without_dense(similarity, similarity.cosine_scores, list(query), exact)
+        assert repr(outcome(similarity.cosine_scores, query, singles)) == repr(want)
 
 
 # --- ranks, RRF and fused order ----------------------------------------------------------------
