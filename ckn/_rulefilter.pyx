@@ -84,9 +84,6 @@ cdef class LiteralIndex:
         free(self.literal_at)
         free(self.found)
 
-    def __len__(self):
-        return len(self.literals)
-
     cpdef list add(self, list literals):
         """The numbers of ``literals`` (ASCII bytes of 1 to MAX_LITERAL bytes), new ones
         appended; the trie is rebuilt on the next lookup."""
