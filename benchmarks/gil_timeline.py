@@ -227,6 +227,8 @@ def main(argv=None) -> int:
                         help="2: two threads pack their own pools; time held, waiting, released")
     parser.add_argument("--shim", help=argparse.SUPPRESS)  # set in the re-run under the shim
     args = parser.parse_args(argv)
+    if args.threads == 2 and args.pools < 2:
+        parser.error("--threads 2 needs --pools 2 or more (each thread packs its own)")
     if args.shim:
         (_two_threads if args.threads == 2 else _timeline)(args.kind, args.pools, args.packs,
                                                            args.shim)
