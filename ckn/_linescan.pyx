@@ -35,8 +35,9 @@ running a regex, and the Python rules decide every segment it keeps. The test-su
 
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcpy
+from libc.string cimport memchr, memcmp, memcpy, memset
 
+from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_found, formulas_narrow
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
 __all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT"]
@@ -218,7 +219,7 @@ ctypedef struct _Plan:
                                 # views, in no set or marker); every code point >= 128 is one
     const uint8_t* lut          # 160 bytes: the shuffle tables of ckn_ls_translate_avx2
     const uint8_t* dropped      # 128 flags: in-word punctuation left out of the second view
-    const uint8_t* simple       # 128 flags: a break in both views, in no set or marker
+    const uint8_t* simple       # 128 flags: a break in both views, in no set or marker, not "<" or "["
     const uint8_t* flags        # 128 bytes: _MARKER_START, _SENTENCE_MARK
     const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
     const uint64_t* pair_masks  # (lo, hi) pairs
@@ -231,6 +232,7 @@ ctypedef struct _Plan:
     const uint64_t* needs       # _NEED words each (_required), in rule-bit order
     const index_t* first_need   # 127 entries: rule bit b's ways are the needs from
                                 # first_need[b] to first_need[b + 1]
+    const RuleBitFormulas* formulas  # the rules' literal formulas (_narrowed), or NULL
 
 
 cdef enum:
@@ -463,7 +465,7 @@ cdef _Mask _span_mask(
     # the second view's current word while the views differ (``same`` False); _HASH_READ bytes
     # of slack for ckn_ls_hash
     cdef uint8_t word2[_WORD2 + _HASH_READ]
-    cdef bint first1 = True, first2 = False, same = True
+    cdef bint first1 = True, first2 = False, same = True, template = False
     cdef uint32_t c, c2
     cdef uint8_t t, pair
     cdef const uint8_t* dropped = plan.dropped
@@ -520,6 +522,7 @@ cdef _Mask _span_mask(
             if split:
                 stop[0] = _after_sentence_end(d, line + p, end)
             return mask
+        template |= c == 60 or c == 91  # "<" or "[": see the end
         if flags[c] & _MARKER_START and line + p + 1 < end:
             c2 = d[line + p + 1]
             if c2 < 128:
@@ -568,7 +571,9 @@ cdef _Mask _span_mask(
         if mask.lo or mask.hi:
             mask.hi |= _SPACED_OUT_HI
         return mask
-    return _required(plan, mask, groups, first_groups)
+    # Python's views blank chat-template tokens named in prose (``sanitizer._without_mentions``),
+    # so after a "<" or "[" any word may come first in a view
+    return _required(plan, mask, groups, groups if template else first_groups)
 
 
 cdef void _substring_bits(const _Plan* plan, uint8_t* work, index_t j, _Mask* mask,
@@ -620,9 +625,182 @@ cdef inline index_t _special_offset(index_t n) noexcept nogil:
     return (n + _HASH_READ + 15) & ~(<index_t>7)
 
 
-cdef inline index_t _work_size(index_t n) noexcept nogil:
-    """Bytes of the work area ``linescan_candidates`` needs for a text of ``n`` code points."""
+cdef inline index_t _views_offset(index_t n) noexcept nogil:
+    """Where the two view buffers of ``_narrowed`` start in a work area for ``n`` code points."""
     return _special_offset(n) + 8 * ((n >> 6) + 2)
+
+
+cdef inline index_t _found_offset(index_t n) noexcept nogil:
+    """Where the found set of ``_narrowed`` starts in a work area for ``n`` code points."""
+    return _views_offset(n) + 2 * ((n + 8) & ~(<index_t>7))
+
+
+cdef inline index_t _work_size(index_t n, const _Plan* plan) noexcept nogil:
+    """Bytes of the work area ``linescan_candidates`` needs for a text of ``n`` code points."""
+    return _found_offset(n) + (8 * plan.formulas.found_words if plan.formulas != NULL else 0)
+
+
+# The formula check of a plain-ASCII segment (``_narrowed``) reads the views the sanitizer would
+# build for it (``sanitizer.normalized_views``): the lower-cased segment, and its de-obfuscated
+# form (``sanitizer._deobfuscate``), rebuilt here byte for byte.
+cdef inline bint _is_letter(uint8_t c) noexcept nogil:
+    return 97 <= c <= 122  # [^\W\d_] on lower-cased ASCII
+
+
+cdef inline bint _is_alnum(uint8_t c) noexcept nogil:
+    return 97 <= c <= 122 or 48 <= c <= 57  # [^\W_] on lower-cased ASCII
+
+
+cdef inline bint _is_leet(uint8_t c) noexcept nogil:
+    return 48 <= c <= 57 or c == 64 or c == 36  # [0-9@$]
+
+
+cdef inline bint _is_sep(uint8_t c) noexcept nogil:
+    # sanitizer._SEP on ASCII: [ .\-_*/|~+,]
+    return (c == 32 or c == 46 or c == 45 or c == 95 or c == 42 or c == 47 or c == 124
+            or c == 126 or c == 43 or c == 44)
+
+
+cdef inline bint _is_intra_punct(uint8_t c) noexcept nogil:
+    # sanitizer._INTRA_PUNCT's class on ASCII: [.\-*|~^+`]
+    return c == 46 or c == 45 or c == 42 or c == 124 or c == 126 or c == 94 or c == 43 or c == 96
+
+
+cdef bint _spaced_hint(const uint8_t* t, index_t n) noexcept nogil:
+    """``sanitizer._SPACED_HINT.search`` on the lower-cased ASCII ``t[:n]``: a separator, then
+    four letters each after one to three separators, not followed by a letter or digit (a
+    separator run ends at a letter, so each ``{1,3}`` has one way to match)."""
+    cdef index_t p, q, run
+    cdef int letters
+    for p in range(n - 1):
+        if not _is_sep(t[p]) or not _is_letter(t[p + 1]):
+            continue
+        q = p + 1
+        letters = 1
+        while letters < 4:
+            run = 0
+            while q + 1 + run < n and _is_sep(t[q + 1 + run]):
+                run += 1
+            if run < 1 or run > 3 or q + 1 + run >= n or not _is_letter(t[q + 1 + run]):
+                break
+            q = q + 1 + run
+            letters += 1
+        if letters == 4 and (q + 1 >= n or not _is_alnum(t[q + 1])):
+            return True
+    return False
+
+
+cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out) noexcept nogil:
+    """``sanitizer._deobfuscate`` of the lower-cased ASCII view ``v[:n]``, written to ``out``
+    (``n`` bytes of room); its length, or -1 when the view has spaced-out letters
+    (``_SPACED_HINT``), whose joining is left to Python. The steps, as there: leetspeak read
+    as letters in the whole view when a leet character touches a letter; punctuation inside a
+    word dropped (``_INTRA_PUNCT``); an underscore dropped between a run of 1 to 4 letters and
+    one of 1 to 5 (``_SHORT_UNDERSCORE``, matched left to right). O(n)."""
+    cdef index_t i, m, w, p, r, q, s
+    cdef bint leet = False, underscore = False, dropped
+    cdef uint8_t c
+    for i in range(n):
+        if _is_leet(v[i]) and (i > 0 and _is_letter(v[i - 1]) or i + 1 < n and _is_letter(v[i + 1])):
+            leet = True
+            break
+    for i in range(n):
+        c = v[i]
+        if leet:  # str.maketrans("0134578@$", "oieastbas")
+            if c == 48: c = 111
+            elif c == 49: c = 105
+            elif c == 51: c = 101
+            elif c == 52 or c == 64: c = 97
+            elif c == 53 or c == 36: c = 115
+            elif c == 55: c = 116
+            elif c == 56: c = 98
+        out[i] = c
+    if _spaced_hint(out, n):
+        return -1
+    w = 0
+    for i in range(n):  # a removal only moves bytes left of i, so out[i - 1] is still the original
+        c = out[i]
+        if not (_is_intra_punct(c) and i > 0 and _is_letter(out[i - 1]) and i + 1 < n
+                and _is_letter(out[i + 1])):
+            out[w] = c
+            w += 1
+        underscore |= c == 95
+    m = w
+    if not underscore:
+        return m
+    w = 0
+    p = 0
+    while p < m:
+        r = 0  # the letters of a run starting at p (the lookbehind: no letter or digit before)
+        if p == 0 or not _is_alnum(out[p - 1]):
+            while p + r < m and _is_letter(out[p + r]):
+                r += 1
+        if r == 0:
+            out[w] = out[p]
+            w += 1
+            p += 1
+            continue
+        dropped = False
+        if r <= 4 and p + r < m and out[p + r] == 95:
+            q = p + r + 1
+            s = 0
+            while q + s < m and s <= 5 and _is_letter(out[q + s]):
+                s += 1
+            dropped = 1 <= s <= 5 and (q + s >= m or not _is_alnum(out[q + s]))
+        for i in range(r):  # w <= p: nothing from p on was written yet
+            out[w + i] = out[p + i]
+        w += r
+        p += r + dropped  # a dropped underscore is skipped; matching goes on after it
+    return w
+
+
+def _deobfuscated_view(bytes view not None):
+    """``_deobfuscated`` of the lower-cased ASCII ``view``: the de-obfuscated bytes, or None
+    when the view has spaced-out letters (for tests, against ``sanitizer._deobfuscate``)."""
+    if not view.isascii() or view != view.lower():
+        raise ValueError("_deobfuscated_view: expected lower-cased ASCII bytes")
+    cdef bytearray out = bytearray(len(view))
+    cdef index_t m = _deobfuscated(<const uint8_t*><const char*>view, len(view),
+                                   <uint8_t*><char*>out)
+    return None if m < 0 else bytes(out[:m])
+
+
+cdef _Mask _narrowed(const ucs_t* d, index_t n, const RuleBitFormulas* f, uint8_t* views,
+                     uint64_t* found, _Mask mask) noexcept nogil:
+    """``mask`` without the rule bits whose rules' literal formulas hold on neither view of
+    the plain-ASCII segment ``d[:n]``: the lower-cased segment and its de-obfuscated form. A
+    segment whose base view ``sanitizer._without_mentions`` could change (a quote, ``]``,
+    ``<|``, ``<<``, ``<`` with ``_``), or one that ``sanitizer._ascii_view`` sends to the
+    Unicode regexes (FS, GS, RS, US), or one with spaced-out letters keeps its mask: Python
+    decides it. ``views``: 2 * n bytes; ``found``: ``f.found_words`` words. O(n * MAX_LITERAL)."""
+    cdef index_t i, m
+    cdef uint32_t c
+    cdef bint angle = False, underscore = False
+    cdef uint8_t* v0 = views
+    cdef uint8_t* v1 = views + n
+    for i in range(n):
+        c = d[i]
+        if 65 <= c <= 90:
+            c += 32
+        elif c == 39 or c == 34 or c == 93 or 28 <= c <= 31:
+            return mask
+        elif c == 60:
+            if i + 1 < n and (d[i + 1] == 124 or d[i + 1] == 60):
+                return mask
+            angle = True
+        underscore |= c == 95
+        v0[i] = <uint8_t>c
+    if angle and underscore:
+        return mask
+    m = _deobfuscated(v0, n, v1)
+    if m < 0:
+        return mask
+    memset(found, 0, f.found_words * sizeof(uint64_t))
+    formulas_found(f, v0, n, found)
+    if m != n or memcmp(v0, v1, n) != 0:
+        formulas_found(f, v1, m, found)
+    formulas_narrow(f, found, &mask.lo, &mask.hi)
+    return mask
 
 
 cdef index_t _candidates(
@@ -648,6 +826,10 @@ cdef index_t _candidates(
         seg = start
         while True:
             mask = _span_mask(d, start, seg, end, split, plan, work, special, &stop)
+            if (plan.formulas != NULL and mask.hi & (_NON_ASCII_HI | _SPACED_OUT_HI) == 0
+                    and (mask.lo & plan.formulas.covered[0] or mask.hi & plan.formulas.covered[1])):
+                mask = _narrowed(d + seg, stop - seg, plan.formulas, work + _views_offset(n),
+                                 <uint64_t*>(work + _found_offset(n)), mask)
             count = _emit(out, cap, count, start, end, seg, stop, mask)
             if stop >= end:
                 break
@@ -859,7 +1041,8 @@ cdef class LineScanner:
         self._lut = bytes(lut)
         self._simple = bytes(
             bool(_is_space(table[c]) and not self._dropped[c] and not self._flags[c]
-                 and not per_char[2 * c] and not per_char[2 * c + 1]) for c in range(128))
+                 and not per_char[2 * c] and not per_char[2 * c + 1] and c not in b"<[")
+            for c in range(128))
         flat = array.array("Q")
         for way in range(127):
             self._first_need[way] = 0
@@ -890,13 +1073,16 @@ cdef class LineScanner:
         self._plan.char_groups = <const uint64_t*><const char*>self._char_groups
         self._plan.needs = <const uint64_t*><const char*>self._needs
         self._plan.first_need = self._first_need
+        self._plan.formulas = NULL
 
-    def candidates_many(self, texts, index_t segment_min, list crlf=None):
+    def candidates_many(self, texts, index_t segment_min, list crlf=None,
+                        FormulaBits formulas=None):
         """``candidates`` of every text of the sequence ``texts`` in one pass (one GIL release
         when the texts hold at least ``NOGIL_MIN_WORK`` code points, ``ckn/typedefs.pxd``): a
         list of ``(i, spans)`` for the texts ``texts[i]`` that have candidate segments, in
         order, ``spans`` as ``candidates`` returns them. The same pass appends to ``crlf`` (if
-        given) the index of each text that holds ``\\r\\n``, in order. O(total length)."""
+        given) the index of each text that holds ``\\r\\n``, in order. ``formulas``: as for
+        ``candidates``. O(total length)."""
         cdef tuple items = tuple(texts)  # holds the strings while the pass reads them
         cdef index_t m = len(items), i, total = 0, longest = 0, used = 0, cap
         for i in range(m):
@@ -909,7 +1095,9 @@ cdef class LineScanner:
         cdef index_t* lengths = <index_t*>malloc((m + 1) * sizeof(index_t))
         cdef index_t* counts = <index_t*>malloc((m + 1) * sizeof(index_t))
         cdef uint8_t* has_crlf = <uint8_t*>malloc(m + 1)
-        cdef uint8_t* w = <uint8_t*>malloc(_work_size(longest))
+        cdef _Plan plan = self._plan
+        plan.formulas = NULL if formulas is None else &formulas.data
+        cdef uint8_t* w = <uint8_t*>malloc(_work_size(longest, &plan))
         cap = 6 * (m + 64)
         cdef index_t* o = <index_t*>malloc(cap * sizeof(index_t))
         cdef bint failed
@@ -922,11 +1110,11 @@ cdef class LineScanner:
                 lengths[i] = PyUnicode_GET_LENGTH(items[i])
             if total >= NOGIL_MIN_WORK:
                 with nogil:
-                    failed = _candidates_many(data, kinds, lengths, m, segment_min, &self._plan,
-                                              w, &o, &cap, counts, has_crlf)
+                    failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w, &o,
+                                              &cap, counts, has_crlf)
             else:
-                failed = _candidates_many(data, kinds, lengths, m, segment_min, &self._plan, w,
-                                          &o, &cap, counts, has_crlf)
+                failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w, &o,
+                                          &cap, counts, has_crlf)
             if failed:
                 raise MemoryError()
             result = []
@@ -949,13 +1137,15 @@ cdef class LineScanner:
             free(w)
             free(o)
 
-    def candidates(self, str text not None, index_t segment_min):
+    def candidates(self, str text not None, index_t segment_min, FormulaBits formulas=None):
         """Flat ``[line_start, line_end, start, end, mask, …]`` for the segments of ``text`` that
         can match a rule (code-point offsets; lines split on ``\\n``, lines longer than
         ``segment_min`` cut after sentence ends; ``mask`` as described in
         ``linescan_candidates``, as one non-negative 128-bit int). Every other segment is plain ASCII
         with no anchor, marker or spaced-out letters, or one whose rules lack a required word
-        or character."""
+        or character. With ``formulas`` (``ckn._rulefilter.FormulaBits``), a plain-ASCII
+        segment also loses the rule bits whose rules' literal formulas hold on none of its
+        views (``_narrowed``), and is left out when no bit remains."""
         cdef index_t n = PyUnicode_GET_LENGTH(text)
         cdef const void* data = PyUnicode_DATA(text)
         cdef int kind = PyUnicode_KIND(text)
@@ -963,17 +1153,18 @@ cdef class LineScanner:
         cdef index_t* o = stack
         cdef index_t cap = 16, count
         cdef bytearray out
-        cdef uint8_t* w = <uint8_t*>malloc(_work_size(n))
+        cdef _Plan plan = self._plan
+        plan.formulas = NULL if formulas is None else &formulas.data
+        cdef uint8_t* w = <uint8_t*>malloc(_work_size(n, &plan))
         if w == NULL:
             raise MemoryError()
         try:
             while True:  # room for 16 segments on the stack, else exactly as many as needed
                 if n >= NOGIL_MIN_WORK:
                     with nogil:
-                        count = linescan_candidates(data, kind, n, segment_min, &self._plan, w,
-                                                    o, cap)
+                        count = linescan_candidates(data, kind, n, segment_min, &plan, w, o, cap)
                 else:
-                    count = linescan_candidates(data, kind, n, segment_min, &self._plan, w, o, cap)
+                    count = linescan_candidates(data, kind, n, segment_min, &plan, w, o, cap)
                 if count <= cap:
                     break
                 cap = count

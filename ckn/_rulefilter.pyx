@@ -27,6 +27,18 @@ __all__ = ["LiteralFormula", "LiteralIndex"]
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(_MSC_VER) && !defined(__clang__)
+    #include <intrin.h>
+    static inline int ckn_rf_lowest_bit(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int ckn_rf_lowest_bit(uint64_t x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    int _lowest_bit "ckn_rf_lowest_bit"(uint64_t x) noexcept nogil  # x != 0
+
 cdef enum:  # the node operations of ckn._rule_formula.program
     _LIT = 0
     _AND = 1
@@ -57,25 +69,38 @@ cdef bint _holds(const int32_t* nodes, Py_ssize_t i, const uint64_t* found) noex
     return op == _AND
 
 
+cdef void _walk(const int32_t* next, const int32_t* literal_at, const uint8_t* classes,
+                Py_ssize_t width, const uint8_t* d, Py_ssize_t n, uint64_t* found) noexcept nogil:
+    """OR into ``found`` the literals of the trie that occur in the ``n`` ASCII bytes at ``d``:
+    a walk from every position, ending at a byte in no literal or a missing edge."""
+    cdef Py_ssize_t i, j, node, literal
+    cdef uint8_t c
+    for i in range(n):
+        node = 0
+        j = i
+        while j < n:
+            c = classes[d[j]]
+            if c == 0:
+                break
+            node = next[node * width + c]
+            if node == 0:
+                break
+            literal = literal_at[node]
+            if literal >= 0:
+                found[literal >> 6] |= 1ULL << (literal & 63)
+            j += 1
+
+
 cdef class LiteralIndex:
     """The literals of every formula made with this index; see the module docstring."""
 
-    cdef dict ids               # literal (bytes) -> its number
-    cdef list literals
-    cdef bint built             # the trie holds every literal
-    cdef int32_t* next          # trie: next[node * width + class], 0 = no edge (0 is the root)
-    cdef int32_t* literal_at    # per node: the literal that ends there, or -1
-    cdef uint8_t classes[128]   # per ASCII byte: its class (1..width-1), 0 = in no literal
-    cdef Py_ssize_t width
-    cdef uint64_t* found        # _KEPT bit sets: the literals found in kept[k]
-    cdef Py_ssize_t found_words
-    cdef list kept              # the views held, so that no other string has their identity
-    cdef Py_ssize_t victim      # the slot to refill next
+    # attributes: ckn/_rulefilter.pxd
 
     def __cinit__(self):
         self.ids = {}
         self.literals = []
         self.built = False
+        self.frozen = False
         self.kept = [None] * _KEPT
         self.victim = 0
 
@@ -95,6 +120,9 @@ cdef class LiteralIndex:
             if not 0 < len(word) <= MAX_LITERAL:
                 raise ValueError("LiteralFormula: literals must have 1 to MAX_LITERAL bytes")
             if word not in self.ids:
+                if self.frozen:
+                    raise ValueError("LiteralIndex: a FormulaBits reads this index; no literal "
+                                     "can be added")
                 self.ids[word] = len(self.literals)
                 self.literals.append(word)
                 self.built = False
@@ -150,30 +178,29 @@ cdef class LiteralIndex:
                 return self.found + k * self.found_words
         k = self.victim
         self.victim = (k + 1) % _KEPT
-        cdef const uint8_t* d = <const uint8_t*>PyUnicode_DATA(view)
-        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(view), i, j, node, literal
-        cdef Py_ssize_t width = self.width
-        cdef const int32_t* next = self.next
-        cdef const int32_t* literal_at = self.literal_at
         cdef uint64_t* found = self.found + k * self.found_words
-        cdef uint8_t c
         memset(found, 0, self.found_words * sizeof(uint64_t))
-        for i in range(n):
-            node = 0
-            j = i
-            while j < n:
-                c = self.classes[d[j]]
-                if c == 0:
-                    break
-                node = next[node * width + c]
-                if node == 0:
-                    break
-                literal = literal_at[node]
-                if literal >= 0:
-                    found[literal >> 6] |= 1ULL << (literal & 63)
-                j += 1
+        _walk(self.next, self.literal_at, self.classes, self.width,
+              <const uint8_t*>PyUnicode_DATA(view), PyUnicode_GET_LENGTH(view), found)
         self.kept[k] = view
         return found
+
+
+cdef int _copy_program(int32_t* out, nodes, list numbers, str who) except -1:
+    """Copy the ``len(nodes) // 3`` node triples to ``out``, each literal node's argument
+    renumbered through ``numbers`` (``LiteralIndex.add``), checking that every argument names
+    a literal and every end lies after its node and within the program."""
+    cdef Py_ssize_t i, n_nodes = len(nodes) // 3
+    for i in range(3 * n_nodes):
+        out[i] = nodes[i]
+    for i in range(n_nodes):
+        if out[3 * i] == _LIT:
+            if not 0 <= out[3 * i + 1] < len(numbers):
+                raise ValueError(f"{who}: a literal node names no literal")
+            out[3 * i + 1] = numbers[out[3 * i + 1]]
+        if not i < out[3 * i + 2] <= n_nodes:
+            raise ValueError(f"{who}: a node's end is out of order")
+    return 0
 
 
 cdef class LiteralFormula:
@@ -185,7 +212,6 @@ cdef class LiteralFormula:
     cdef object matcher
 
     def __cinit__(self, LiteralIndex index not None, list literals, nodes, matcher):
-        cdef Py_ssize_t i
         cdef list numbers = index.add(literals)
         self.index = index
         self.matcher = matcher
@@ -195,15 +221,7 @@ cdef class LiteralFormula:
         self.nodes = <int32_t*>malloc(3 * self.n_nodes * sizeof(int32_t))
         if self.nodes == NULL:
             raise MemoryError()
-        for i in range(3 * self.n_nodes):
-            self.nodes[i] = nodes[i]
-        for i in range(self.n_nodes):
-            if self.nodes[3 * i] == _LIT:
-                if not 0 <= self.nodes[3 * i + 1] < len(numbers):
-                    raise ValueError("LiteralFormula: a literal node names no literal")
-                self.nodes[3 * i + 1] = numbers[self.nodes[3 * i + 1]]
-            if not i < self.nodes[3 * i + 2] <= self.n_nodes:
-                raise ValueError("LiteralFormula: a node's end is out of order")
+        _copy_program(self.nodes, nodes, numbers, "LiteralFormula")
 
     def __dealloc__(self):
         free(self.nodes)
@@ -219,3 +237,102 @@ cdef class LiteralFormula:
         if not self.check(view):
             return None
         return self.matcher(view)
+
+
+cdef void formulas_found(const RuleBitFormulas* f, const uint8_t* view, Py_ssize_t n,
+                         uint64_t* found) noexcept nogil:
+    _walk(f.next, f.literal_at, f.classes, f.width, view, n, found)
+
+
+cdef void formulas_narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
+                          uint64_t* hi) noexcept nogil:
+    cdef uint64_t word, dead
+    cdef Py_ssize_t half, bit, p
+    for half in range(2):
+        word = (lo[0] if half == 0 else hi[0]) & f.covered[half]
+        dead = 0
+        while word:
+            bit = 64 * half + _lowest_bit(word)
+            word &= word - 1
+            for p in range(f.first[bit], f.first[bit + 1]):
+                if _holds(f.nodes + 3 * f.programs[p], 0, found):
+                    break
+            else:
+                dead |= 1ULL << (bit - 64 * half)
+        if half == 0:
+            lo[0] &= ~dead
+        else:
+            hi[0] &= ~dead
+
+
+cdef class FormulaBits:
+    """The formulas of the rules behind each rule bit of ``ckn._linescan``, over one
+    ``LiteralIndex``, for the compiled pass to drop the rule bits of a segment whose views hold
+    none of their rules' formulas (``formulas_found``, ``formulas_narrow``; read without the
+    GIL).
+
+    ``programs[b]`` lists the programs (``ckn._rule_formula.program``: ``(literals, nodes)``,
+    or None for a rule with no formula) of the rules behind rule bit ``b`` (0..125); a bit with
+    a None, or with no list, is never dropped. The index gets every literal and is then frozen:
+    its trie stays as it is while this object lives."""
+
+    # attributes: ckn/_rulefilter.pxd
+
+    def __cinit__(self, LiteralIndex index not None, list programs not None):
+        cdef Py_ssize_t b, total_nodes = 0, count = 0, k, at = 0
+        if len(programs) > 126:
+            raise ValueError("FormulaBits: at most 126 rule bits")
+        for rules in programs:
+            for program in rules or ():
+                if program is not None:
+                    total_nodes += len(program[1]) // 3
+                    count += 1
+        self.index = index
+        self.nodes = <int32_t*>malloc((3 * total_nodes + 1) * sizeof(int32_t))
+        self.programs = <Py_ssize_t*>malloc((count + 1) * sizeof(Py_ssize_t))
+        if self.nodes == NULL or self.programs == NULL:
+            raise MemoryError()
+        memset(&self.data, 0, sizeof(self.data))
+        k = 0
+        for b in range(127):
+            self.data.first[b] = k
+            if b >= len(programs) or not programs[b] or None in programs[b]:
+                continue
+            for literals, nodes in programs[b]:
+                if len(nodes) < 3:
+                    raise ValueError("FormulaBits: a program has no nodes")
+                self.programs[k] = at
+                _copy_program(self.nodes + 3 * at, nodes, index.add(list(literals)),
+                              "FormulaBits")
+                at += len(nodes) // 3
+                k += 1
+            self.data.covered[b >> 6] |= 1ULL << (b & 63)
+        if not index.built:
+            index._build()
+        index.frozen = True
+        self.data.next = index.next
+        self.data.literal_at = index.literal_at
+        self.data.classes = index.classes
+        self.data.width = index.width
+        self.data.found_words = index.found_words
+        self.data.nodes = self.nodes
+        self.data.programs = self.programs
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.programs)
+
+    def narrow(self, bytes view not None, mask):
+        """``mask`` (an int of rule bits, 128-bit) without the covered bits whose programs
+        all fail on the ASCII bytes ``view`` (for tests; the compiled pass calls the C
+        functions)."""
+        if not view.isascii():
+            raise ValueError("FormulaBits.narrow: the view must be ASCII")
+        cdef uint64_t lo = mask & 0xFFFFFFFFFFFFFFFF, hi = mask >> 64
+        cdef uint64_t* found = <uint64_t*>calloc(self.data.found_words, sizeof(uint64_t))
+        if found == NULL:
+            raise MemoryError()
+        formulas_found(&self.data, <const uint8_t*><const char*>view, len(view), found)
+        formulas_narrow(&self.data, found, &lo, &hi)
+        free(found)
+        return lo | (<object>hi) << 64

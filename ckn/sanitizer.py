@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 import string
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -55,10 +56,11 @@ from .directive_score import load_model
 from .errors import CknTypeError
 
 try:
+    from ._rulefilter import FormulaBits as _FormulaBits
     from ._rulefilter import LiteralFormula as _LiteralFormula
     from ._rulefilter import LiteralIndex as _LiteralIndex
 except ImportError:  # pragma: no cover - source tree without the compiled extension
-    _LiteralFormula = _LiteralIndex = None
+    _FormulaBits = _LiteralFormula = _LiteralIndex = None
 
 __all__ = [
     "ANCHORS",
@@ -5165,17 +5167,37 @@ _MATCHERS_ASCII: list = [None] * len(RULES)
 # shipped formula programs (ckn/rule_formulas.json), both made on first use.
 _LITERALS = None if _LiteralIndex is None else _LiteralIndex()
 _FORMULA_TABLE: dict | None = None
+_FORMULA_BITS = None
+_FORMULA_LOCK = threading.Lock()
 
 
 def _formula_table() -> dict[str, tuple]:
-    """The shipped programs, loaded once; their literals all go into ``_LITERALS`` at once,
-    so that its trie is built once rather than once per rule."""
-    global _FORMULA_TABLE
-    if _FORMULA_TABLE is None:
-        _FORMULA_TABLE = _rule_formula.load_table()
-        _LITERALS.add([word for _, compiled in _FORMULA_TABLE.values() if compiled is not None
-                       for word in compiled[0]])
-    return _FORMULA_TABLE
+    """The shipped programs, loaded once. Every rule's program (derived afresh where the
+    table's is stale) goes into ``_LITERALS`` at once, so that its trie is built once, and
+    into ``_FORMULA_BITS``, with which the compiled candidate pass checks them too (the trie
+    then stays frozen)."""
+    global _FORMULA_TABLE, _FORMULA_BITS
+    if _FORMULA_TABLE is not None:
+        return _FORMULA_TABLE
+    with _FORMULA_LOCK:  # two threads' first sanitize: one loads, the other waits
+        if _FORMULA_TABLE is not None:
+            return _FORMULA_TABLE
+        table = _rule_formula.load_table()
+        programs = [[] for _ in range(_RULE_BITS)]
+        for index, rule in enumerate(RULES):
+            programs[index % _RULE_BITS].append(
+                _rule_formula.program_for(rule.name, rule.pattern, table))
+        _FORMULA_BITS = _FormulaBits(_LITERALS, programs)
+        _FORMULA_TABLE = table
+        return table
+
+
+def _formula_bits():
+    """The rules' formulas per rule bit, for the compiled candidate pass (first use: loaded
+    with ``_formula_table``); None without the compiled extension."""
+    if _FORMULA_BITS is None and _FormulaBits is not None:
+        _formula_table()
+    return _FORMULA_BITS
 
 
 def _matcher_for(index: int, ascii_twin: bool):
@@ -5283,6 +5305,10 @@ def _ascii_plan(line: str) -> tuple[tuple[int, ...], bool]:
     words = _plan_words(raw, disguised)
     if spaced:
         words += _table_substrings(raw)
+        firsts = words
+    elif "<" in line or "[" in line:
+        # the views blank chat-template tokens named in prose (_without_mentions), so a word
+        # after one may come first: "<start_of_turn>,<end_of_turn>Instruction:"
         firsts = words
     else:
         firsts = raw.translate(_WORD_TABLE).split()[:1]
@@ -5568,7 +5594,8 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
         lines = text.split("\n")
         redactions = _sanitize_lines(lines, range(len(lines)), prefilter)
         return SanitizedText("\n".join(lines), redactions)
-    return _sanitize_candidates(text, _LINE_SCANNER.candidates(text, SEGMENT_MIN))
+    return _sanitize_candidates(
+        text, _LINE_SCANNER.candidates(text, SEGMENT_MIN, _formula_bits()))
 
 
 def _lf_line_breaks(text: str) -> str:
@@ -5600,7 +5627,7 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
     crlf: list[int] = []  # the texts holding "\r\n": sanitized below, line breaks normalized
-    found = _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN, crlf)
+    found = _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN, crlf, _formula_bits())
     skip = set(crlf)
     out = {}
     for i, spans in found:
@@ -5611,7 +5638,7 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     if not crlf:
         return out
     normalized = [_lf_line_breaks(texts[i]) for i in crlf]
-    spans_of = dict(_LINE_SCANNER.candidates_many(normalized, SEGMENT_MIN))
+    spans_of = dict(_LINE_SCANNER.candidates_many(normalized, SEGMENT_MIN, None, _formula_bits()))
     for k, i in enumerate(crlf):  # normalizing changed the text: always reported
         out[i] = _sanitize_candidates(normalized[k], spans_of.get(k, []))
     return dict(sorted(out.items()))

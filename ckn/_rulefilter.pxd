@@ -1,0 +1,48 @@
+# Internal C interface of ckn._rulefilter for ckn._linescan (private: no compatibility promise,
+# unlike the public .pxd files of docs/c-api.md): the rules' literal formulas per rule bit,
+# checked on ASCII byte views without the GIL.
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+
+ctypedef struct RuleBitFormulas:
+    const int32_t* next          # the LiteralIndex trie: next[node * width + class], 0 = none
+    const int32_t* literal_at    # per node: the literal that ends there, or -1
+    const uint8_t* classes       # per ASCII byte: its class, 0 = in no literal
+    Py_ssize_t width
+    Py_ssize_t found_words       # uint64 words of a found set (one bit per literal)
+    const int32_t* nodes         # every program's (op, argument, end) triples, one after another
+    const Py_ssize_t* programs   # where each program starts in nodes
+    Py_ssize_t first[127]        # rule bit b's programs: programs[first[b] : first[b + 1]]
+    uint64_t covered[2]          # rule bits (lo, hi) whose every rule has a formula
+
+# OR into found (found_words words) the literals that occur in the n bytes at view.
+# O(n * MAX_LITERAL).
+cdef void formulas_found(const RuleBitFormulas* f, const uint8_t* view, Py_ssize_t n,
+                         uint64_t* found) noexcept nogil
+
+# Clear the covered rule bits of (lo, hi) none of whose programs holds over found.
+cdef void formulas_narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
+                          uint64_t* hi) noexcept nogil
+
+cdef class LiteralIndex:
+    cdef dict ids               # literal (bytes) -> its number
+    cdef list literals
+    cdef bint built             # the trie holds every literal
+    cdef bint frozen            # a FormulaBits reads the trie: no literal may be added
+    cdef int32_t* next          # trie: next[node * width + class], 0 = no edge (0 is the root)
+    cdef int32_t* literal_at    # per node: the literal that ends there, or -1
+    cdef uint8_t classes[128]   # per ASCII byte: its class (1..width-1), 0 = in no literal
+    cdef Py_ssize_t width
+    cdef uint64_t* found        # _KEPT bit sets: the literals found in kept[k]
+    cdef Py_ssize_t found_words
+    cdef list kept              # the views held, so that no other string has their identity
+    cdef Py_ssize_t victim      # the slot to refill next
+
+    cpdef list add(self, list literals)
+    cdef int _build(self) except -1
+    cdef const uint64_t* found_in(self, str view) except NULL
+
+cdef class FormulaBits:
+    cdef RuleBitFormulas data
+    cdef LiteralIndex index
+    cdef int32_t* nodes
+    cdef Py_ssize_t* programs

@@ -1,0 +1,203 @@
+"""The compiled candidate pass checks the rules' literal formulas too (docs/security.md).
+
+With ``formulas`` (``ckn._rulefilter.FormulaBits``, one entry per rule bit), ``LineScanner``
+rebuilds a plain-ASCII segment's views in C (``ckn._linescan._narrowed``: the lower-cased segment
+and its de-obfuscated form) and drops the rule bits whose rules' formulas hold on neither; a
+segment left with no bit never reaches Python. These tests hold the C de-obfuscation to
+``sanitizer._deobfuscate`` byte for byte, hold every dropped bit to its rule's matcher (no rule
+that matches a view the sanitizer builds is ever dropped), hold the narrowing to a model of it,
+and compare the sanitizer's verdicts with and without it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from ckn import sanitizer as _sanitizer
+from ckn.sanitize_eval import _typical_lines
+from ckn.sanitizer import RULES, SEGMENT_MIN, sanitize_text, sanitize_texts, scan_line
+
+_linescan = pytest.importorskip("ckn._linescan")
+_rulefilter = pytest.importorskip("ckn._rulefilter")
+
+DATA = Path(__file__).parent / "data"
+PROSE = Path(__file__).parent.parent / "benchmarks" / "data" / "prose_sentences.txt"
+SCANNER = _sanitizer._LINE_SCANNER
+FORMULAS = _sanitizer._formula_bits()
+FLAGS = _sanitizer._NON_ASCII_BIT | _sanitizer._SPACED_BIT | _sanitizer._MODEL_BIT
+
+
+def _corpus() -> list[str]:
+    lines = [example for rule in RULES for example in rule.examples]
+    for path in sorted(DATA.glob("injection_*.jsonl")):
+        with path.open(encoding="utf-8") as f:
+            lines.extend(json.loads(line)["text"] for line in f if line.strip())
+    return lines + [s for s in PROSE.read_text(encoding="utf-8").split("\n") if s.strip()]
+
+
+CORPUS = _corpus()
+# Words of the rules' examples and of the literals the formulas look for, so that random
+# segments often satisfy a formula, next to the characters that decide the views.
+_WORDS = sorted({w for line in CORPUS if line.isascii() for w in line.split()[:12]})[:4000]
+_LITERALS = sorted({w.decode() for name, (_, compiled) in _sanitizer._formula_table().items()
+                    if compiled is not None for w in compiled[0]})
+PIECES = (st.sampled_from(_WORDS) | st.sampled_from(_LITERALS)
+          | st.sampled_from([" ", "  ", ".", "-", "_", "*", "|", "~", "^", "+", "`", "/", ",", "'",
+                             '"', "<", "<|", "]", "[", "\x1c", "0", "1", "3", "4", "5", "7", "8",
+                             "@", "$", "e.g.", "v1.2", "ig_no", "1gn0re", "a b c d", "x.y.z",
+                             "SYSTEM", "Ignore", "\t"]))
+
+
+def _leet(view: str) -> str:
+    """The first step of ``sanitizer._deobfuscate``."""
+    return view.translate(_sanitizer._LEET) if _sanitizer._LEET_HINT.search(view) else view
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text("abcdeginorstuxyz0134578926@$.-_*|~^+`/, ", max_size=40))
+@example("ig_nore sys_tem reveal_password a_b_c")
+@example("i.g.n.o.r.e 1gn0r3 ab_cd_ef_gh x_y")
+@example("e.g. a-b-c a*b v1.2 x86_64 3d _ab_cd 9_ab")
+@example("abcde_fg ab_cdefgh abc_de1 ab_cd_")
+def test_c_deobfuscation_is_the_sanitizers(view):
+    c = _linescan._deobfuscated_view(view.encode())
+    if _sanitizer._SPACED_HINT.search(_leet(view)):
+        assert c is None  # spaced-out letters: joined by Python only
+    else:
+        assert c == _sanitizer._deobfuscate(view).encode(), view
+
+
+def test_deobfuscation_rejects_what_it_cannot_read():
+    with pytest.raises(ValueError):
+        _linescan._deobfuscated_view("ÉCRAN".encode())
+    with pytest.raises(ValueError):
+        _linescan._deobfuscated_view(b"Upper")
+
+
+def _masks(text: str, formulas) -> dict[tuple[int, int], int]:
+    spans = SCANNER.candidates(text, SEGMENT_MIN, formulas)
+    return {(spans[k + 2], spans[k + 3]): spans[k + 4] for k in range(0, len(spans), 5)}
+
+
+def _python_views(segment: str) -> tuple[str, ...]:
+    """The views ``sanitizer._sanitize_candidates`` matches a plain-ASCII segment on."""
+    disguised = _sanitizer._DISGUISE_HINT_TEXT.search(segment) is not None
+    return _sanitizer.normalized_views(segment, deobfuscate=disguised)
+
+
+def _assert_narrowing_is_sound(text: str) -> None:
+    plain, narrowed = _masks(text, None), _masks(text, FORMULAS)
+    assert set(narrowed) <= set(plain)
+    for span, mask in plain.items():
+        kept = narrowed.get(span, 0)
+        assert kept & ~mask == 0, span  # only drops bits
+        if mask & (_sanitizer._NON_ASCII_BIT | _sanitizer._SPACED_BIT):
+            assert kept == mask, span  # Python decides these
+            continue
+        assert kept & FLAGS == mask & FLAGS, span
+        segment = text[span[0]:span[1]]
+        views = _python_views(segment)
+        for index in _sanitizer._rules_of(mask & _sanitizer._RULE_MASK & ~kept):
+            # a dropped rule matches no view, and its formula holds on none the twins read
+            for view in views:
+                assert not _sanitizer._matches(index, view), (RULES[index].name, view)
+                assert not _sanitizer._ascii_view(view) or (
+                    _sanitizer._matcher_for(index, True).__self__.check(view) is False)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(PIECES, min_size=1, max_size=40), st.sampled_from([" ", "", "\n"]))
+def test_dropped_rule_bits_match_no_view(pieces, glue):
+    _assert_narrowing_is_sound(glue.join(pieces))
+
+
+@pytest.mark.parametrize("start", range(0, len(CORPUS), 400))
+def test_dropped_rule_bits_match_no_view_of_the_corpora(start):
+    for line in CORPUS[start:start + 400]:
+        _assert_narrowing_is_sound(line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, min_size=1, max_size=40))
+def test_narrowing_is_the_formulas_over_both_views(pieces):
+    """A model of the C check: a segment it reads loses exactly the bits whose programs fail
+    over the literals of its lower-cased text and of its de-obfuscated form (found together:
+    FormulaBits.narrow of the two joined by a byte in no literal)."""
+    text = " ".join(pieces).replace("\n", " ")[:SEGMENT_MIN]
+    lowered = text.lower()
+    plain, narrowed = _masks(text, None), _masks(text, FORMULAS)
+    mask = plain.get((0, len(text)), 0)
+    readable = (text.isascii() and not mask & (_sanitizer._NON_ASCII_BIT | _sanitizer._SPACED_BIT)
+                and not any(c in text for c in "'\"]\x1c\x1d\x1e\x1f")
+                and "<|" not in text and "<<" not in text and not ("<" in text and "_" in text))
+    second = _linescan._deobfuscated_view(lowered.encode()) if readable else None
+    if second is None:
+        assert narrowed.get((0, len(text)), 0) == mask
+        return
+    expected = FORMULAS.narrow(lowered.encode() + b"\0" + second, mask)
+    assert narrowed.get((0, len(text)), 0) == expected
+
+
+@pytest.mark.parametrize("sample, most", [("code", 0.5), ("prose", 0.5)])
+def test_most_ordinary_segments_never_reach_python(sample, most):
+    # What the check is for: most segments of ordinary text that the word pass keeps (it
+    # selects rules by anchor words) hold none of their rules' literals. Development counts:
+    # 908 -> 384 on the standard library's first 20,000 lines, 12 -> 4 on the prose sentences.
+    lines = (_typical_lines(20_000) if sample == "code"
+             else [s for s in PROSE.read_text(encoding="utf-8").split("\n") if s.strip()])
+    text = "\n".join(lines)
+    plain, narrowed = _masks(text, None), _masks(text, FORMULAS)
+    assert len(plain) >= {"code": 500, "prose": 10}[sample]
+    assert len(narrowed) < most * len(plain)
+
+
+def test_sanitizer_verdicts_are_those_without_the_check(monkeypatch):
+    texts = CORPUS + ["\n".join(CORPUS[k:k + 7]) for k in range(0, len(CORPUS), 7)]
+    with_check = sanitize_texts(texts)
+    singles = [sanitize_text(t) for t in texts[::5]]
+    monkeypatch.setattr(_sanitizer, "_formula_bits", lambda: None)
+    assert sanitize_texts(texts) == with_check
+    assert [sanitize_text(t) for t in texts[::5]] == singles
+    assert [sanitize_text(t, prefilter=False) for t in texts[::5]] == singles
+
+
+def test_formula_bits_freeze_their_index_and_keep_unchecked_bits():
+    index = _rulefilter.LiteralIndex()
+    program = ([b"ignore", b"previous"], [1, 2, 3, 0, 0, 2, 0, 1, 3])  # AND(ignore, previous)
+    bits = _rulefilter.FormulaBits(index, [[program], [None], [], [program, None]])
+    assert bits.narrow(b"please ignore previous notes", 0b1111) == 0b1111
+    assert bits.narrow(b"please ignore the notes", 0b1111) == 0b1110  # a None or no list: kept
+    assert bits.narrow(b"x", 1 << 127 | 1 << 100) == 1 << 127 | 1 << 100
+    index.add([b"ignore"])  # known literals may be looked up
+    with pytest.raises(ValueError, match="no literal can be added"):
+        index.add([b"unknown"])
+    with pytest.raises(ValueError, match="ASCII"):
+        bits.narrow("é".encode(), 1)
+    with pytest.raises(ValueError, match="at most 126"):
+        _rulefilter.FormulaBits(_rulefilter.LiteralIndex(), [[]] * 127)
+    with pytest.raises(ValueError, match="names no literal"):
+        _rulefilter.FormulaBits(_rulefilter.LiteralIndex(), [[([b"a"], [0, 3, 1])]])
+
+
+def _with_blanked_tokens(example: str) -> list[str]:
+    """``example`` with each space in turn replaced by two chat-template tokens, which the
+    sanitizer's views blank to one space (``sanitizer._without_mentions``): the words on
+    either side then touch in the view but not in the text."""
+    return [example[:k] + "<start_of_turn>,<end_of_turn>" + example[k + 1:]
+            for k, c in enumerate(example) if c == " "]
+
+
+def test_segments_whose_views_blank_template_tokens_are_left_to_python():
+    texts = [variant for rule in RULES for example in rule.examples if example.isascii()
+             for variant in _with_blanked_tokens(example)]
+    _sanitizer._formula_bits()
+    assert len(texts) > 500
+    for text in texts:
+        assert sanitize_text(text) == sanitize_text(text, prefilter=False), text
+        assert scan_line(text) == scan_line(text, prefilter=False), text
+        _assert_narrowing_is_sound(text)
