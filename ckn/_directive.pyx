@@ -59,19 +59,12 @@ cdef int _cmp_rank(const void* a, const void* b) noexcept nogil:
 cdef class AsciiScorer:
     """The model's ASCII features as C tables; see the module docstring."""
 
-    cdef uint64_t* word_hash      # word slots: hash, word number (-1: empty)
-    cdef int32_t* word_slot_id
-    cdef Py_ssize_t word_mask
-    cdef uint8_t* word_bytes      # word k is word_bytes[word_start[k]:word_start[k + 1]]
-    cdef Py_ssize_t* word_start
-    cdef int32_t* word_rank       # rank of "w:<word k>", -1: not a feature
-    cdef uint64_t* pair_key       # pair slots: (a << 32) | b, _EMPTY when empty
-    cdef int32_t* pair_rank
-    cdef Py_ssize_t pair_mask
-    cdef double* weight_of_rank   # weight of the feature of each rank
+    # attributes: ckn/_directive.pxd
 
-    def __cinit__(self, dict weights):
+    def __cinit__(self, dict weights, double bias=0.0, double threshold=float("inf")):
         keys = sorted(weights)
+        self.t.bias = bias
+        self.t.threshold = threshold
         cdef Py_ssize_t n_keys = len(keys), r, k, slot, total = 0
         cdef uint64_t h, key64
         words: dict = {}  # word (bytes) -> number, in first-seen order
@@ -89,138 +82,163 @@ cdef class AsciiScorer:
         cdef Py_ssize_t n_words = len(words), n_pairs = len(p_feats)
         for word in words:
             total += len(word)
-        self.word_mask = _table_size(n_words) - 1
-        self.pair_mask = _table_size(n_pairs) - 1
-        self.word_hash = <uint64_t*>malloc((self.word_mask + 1) * sizeof(uint64_t))
-        self.word_slot_id = <int32_t*>malloc((self.word_mask + 1) * sizeof(int32_t))
-        self.word_bytes = <uint8_t*>malloc(total + 1)
-        self.word_start = <Py_ssize_t*>malloc((n_words + 1) * sizeof(Py_ssize_t))
-        self.word_rank = <int32_t*>malloc((n_words + 1) * sizeof(int32_t))
-        self.pair_key = <uint64_t*>malloc((self.pair_mask + 1) * sizeof(uint64_t))
-        self.pair_rank = <int32_t*>malloc((self.pair_mask + 1) * sizeof(int32_t))
-        self.weight_of_rank = <double*>malloc((n_keys + 1) * sizeof(double))
-        if (self.word_hash == NULL or self.word_slot_id == NULL or self.word_bytes == NULL
-                or self.word_start == NULL or self.word_rank == NULL or self.pair_key == NULL
-                or self.pair_rank == NULL or self.weight_of_rank == NULL):
+        self.t.word_mask = _table_size(n_words) - 1
+        self.t.pair_mask = _table_size(n_pairs) - 1
+        self.t.word_hash = <uint64_t*>malloc((self.t.word_mask + 1) * sizeof(uint64_t))
+        self.t.word_slot_id = <int32_t*>malloc((self.t.word_mask + 1) * sizeof(int32_t))
+        self.t.word_bytes = <uint8_t*>malloc(total + 1)
+        self.t.word_start = <Py_ssize_t*>malloc((n_words + 1) * sizeof(Py_ssize_t))
+        self.t.word_rank = <int32_t*>malloc((n_words + 1) * sizeof(int32_t))
+        self.t.pair_key = <uint64_t*>malloc((self.t.pair_mask + 1) * sizeof(uint64_t))
+        self.t.pair_rank = <int32_t*>malloc((self.t.pair_mask + 1) * sizeof(int32_t))
+        self.t.weight_of_rank = <double*>malloc((n_keys + 1) * sizeof(double))
+        if (self.t.word_hash == NULL or self.t.word_slot_id == NULL or self.t.word_bytes == NULL
+                or self.t.word_start == NULL or self.t.word_rank == NULL or self.t.pair_key == NULL
+                or self.t.pair_rank == NULL or self.t.weight_of_rank == NULL):
             raise MemoryError()
         for r in range(n_keys):
-            self.weight_of_rank[r] = float(weights[keys[r]])
-        for slot in range(self.word_mask + 1):
-            self.word_slot_id[slot] = -1
+            self.t.weight_of_rank[r] = float(weights[keys[r]])
+        for slot in range(self.t.word_mask + 1):
+            self.t.word_slot_id[slot] = -1
         total = 0
         k = 0
         for word in words:  # numbered in insertion order
-            self.word_start[k] = total
-            memcpy(self.word_bytes + total, <const char*>word, len(word))
+            self.t.word_start[k] = total
+            memcpy(self.t.word_bytes + total, <const char*>word, len(word))
             total += len(word)
-            self.word_rank[k] = -1
-            h = _fnv1a(self.word_bytes + self.word_start[k], len(word))
-            slot = h & self.word_mask
-            while self.word_slot_id[slot] >= 0:
-                slot = (slot + 1) & self.word_mask
-            self.word_hash[slot] = h
-            self.word_slot_id[slot] = k
+            self.t.word_rank[k] = -1
+            h = _fnv1a(self.t.word_bytes + self.t.word_start[k], len(word))
+            slot = h & self.t.word_mask
+            while self.t.word_slot_id[slot] >= 0:
+                slot = (slot + 1) & self.t.word_mask
+            self.t.word_hash[slot] = h
+            self.t.word_slot_id[slot] = k
             k += 1
-        self.word_start[n_words] = total
+        self.t.word_start[n_words] = total
         for k, r in w_feats:
-            self.word_rank[k] = r
-        for slot in range(self.pair_mask + 1):
-            self.pair_key[slot] = _EMPTY
+            self.t.word_rank[k] = r
+        for slot in range(self.t.pair_mask + 1):
+            self.t.pair_key[slot] = _EMPTY
         for a, b, r in p_feats:
             key64 = (<uint64_t>a << 32) | <uint64_t>b
-            slot = _mix(key64) & self.pair_mask
-            while self.pair_key[slot] != _EMPTY:
-                slot = (slot + 1) & self.pair_mask
-            self.pair_key[slot] = key64
-            self.pair_rank[slot] = r
+            slot = _mix(key64) & self.t.pair_mask
+            while self.t.pair_key[slot] != _EMPTY:
+                slot = (slot + 1) & self.t.pair_mask
+            self.t.pair_key[slot] = key64
+            self.t.pair_rank[slot] = r
 
     def __dealloc__(self):
-        free(self.word_hash)
-        free(self.word_slot_id)
-        free(self.word_bytes)
-        free(self.word_start)
-        free(self.word_rank)
-        free(self.pair_key)
-        free(self.pair_rank)
-        free(self.weight_of_rank)
-
-    cdef int32_t _word(self, const uint8_t* p, Py_ssize_t n) noexcept nogil:
-        """The number of the model word ``p[:n]``, or -1."""
-        cdef uint64_t h = _fnv1a(p, n)
-        cdef Py_ssize_t slot = h & self.word_mask
-        cdef int32_t k
-        while True:
-            k = self.word_slot_id[slot]
-            if k < 0:
-                return -1
-            if (self.word_hash[slot] == h and self.word_start[k + 1] - self.word_start[k] == n
-                    and memcmp(self.word_bytes + self.word_start[k], p, n) == 0):
-                return k
-            slot = (slot + 1) & self.word_mask
-
-    cdef int32_t _pair(self, int32_t a, int32_t b) noexcept nogil:
-        """The rank of the feature "p:<word a> <word b>", or -1."""
-        cdef uint64_t key64 = (<uint64_t>a << 32) | <uint64_t>b
-        cdef Py_ssize_t slot = _mix(key64) & self.pair_mask
-        while self.pair_key[slot] != _EMPTY:
-            if self.pair_key[slot] == key64:
-                return self.pair_rank[slot]
-            slot = (slot + 1) & self.pair_mask
-        return -1
+        free(self.t.word_hash)
+        free(self.t.word_slot_id)
+        free(self.t.word_bytes)
+        free(self.t.word_start)
+        free(self.t.word_rank)
+        free(self.t.pair_key)
+        free(self.t.pair_rank)
+        free(self.t.weight_of_rank)
 
     def weight_sum(self, views):
         """Sum of the weights of the distinct features of ``views`` (a tuple or list of str),
         in sorted feature order; None when the Python path must decide (see the module)."""
         if type(views) is not tuple and type(views) is not list:
             return None
-        cdef Py_ssize_t size, total = 0, i, start, found = 0, v, n_views = len(views)
+        cdef Py_ssize_t size, total = 0, v, n_views = len(views)
         for v in range(n_views):
             view = views[v]
             if not PyUnicode_CheckExact(view) or not PyUnicode_IS_ASCII(view):
                 return None
             total += len(view)
-        # at most one word and one pair per two bytes of a view (runs are two or more letters)
-        cdef int32_t* ranks = <int32_t*>malloc((total + 2) * sizeof(int32_t))
-        if ranks == NULL:
-            raise MemoryError()
-        cdef const uint8_t* p
-        cdef int32_t word, prev, r
-        cdef double s = 0.0
+        cdef const uint8_t** data = <const uint8_t**>malloc((n_views + 1) * sizeof(uint8_t*))
+        cdef Py_ssize_t* sizes = <Py_ssize_t*>malloc((n_views + 1) * sizeof(Py_ssize_t))
+        cdef int32_t* ranks = <int32_t*>malloc(directive_ranks_room(total) * sizeof(int32_t))
+        cdef double s
         try:
+            if data == NULL or sizes == NULL or ranks == NULL:
+                raise MemoryError()
             for v in range(n_views):
-                p = <const uint8_t*>PyUnicode_AsUTF8AndSize(views[v], &size)
-                if _address_hint(p, size):
-                    return None
-                prev = -2  # -2: no token yet in this view; -1: an unknown word
-                i = 0
-                while i < size:
-                    if not _is_letter(p[i]):
-                        i += 1
-                        continue
-                    start = i
-                    while i < size and _is_letter(p[i]):
-                        i += 1
-                    if i - start < 2:
-                        continue
-                    word = self._word(p + start, i - start)
-                    if word >= 0:
-                        r = self.word_rank[word]
-                        if r >= 0:
-                            ranks[found] = r
-                            found += 1
-                        if prev >= 0:
-                            r = self._pair(prev, word)
-                            if r >= 0:
-                                ranks[found] = r
-                                found += 1
-                    prev = word
-            qsort(ranks, found, sizeof(int32_t), _cmp_rank)
-            for i in range(found):
-                if i == 0 or ranks[i] != ranks[i - 1]:
-                    s += self.weight_of_rank[ranks[i]]
+                data[v] = <const uint8_t*>PyUnicode_AsUTF8AndSize(views[v], &size)
+                sizes[v] = size
+            if directive_weight_sum(&self.t, data, sizes, n_views, ranks, &s) < 0:
+                return None
             return s
         finally:
+            free(data)
+            free(sizes)
             free(ranks)
+
+
+cdef int32_t _word(const DirectiveTables* t, const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """The number of the model word ``p[:n]``, or -1."""
+    cdef uint64_t h = _fnv1a(p, n)
+    cdef Py_ssize_t slot = h & t.word_mask
+    cdef int32_t k
+    while True:
+        k = t.word_slot_id[slot]
+        if k < 0:
+            return -1
+        if (t.word_hash[slot] == h and t.word_start[k + 1] - t.word_start[k] == n
+                and memcmp(t.word_bytes + t.word_start[k], p, n) == 0):
+            return k
+        slot = (slot + 1) & t.word_mask
+
+
+cdef int32_t _pair(const DirectiveTables* t, int32_t a, int32_t b) noexcept nogil:
+    """The rank of the feature "p:<word a> <word b>", or -1."""
+    cdef uint64_t key64 = (<uint64_t>a << 32) | <uint64_t>b
+    cdef Py_ssize_t slot = _mix(key64) & t.pair_mask
+    while t.pair_key[slot] != _EMPTY:
+        if t.pair_key[slot] == key64:
+            return t.pair_rank[slot]
+        slot = (slot + 1) & t.pair_mask
+    return -1
+
+
+cdef Py_ssize_t directive_ranks_room(Py_ssize_t total) noexcept nogil:
+    # at most one word and one pair per two bytes of a view (runs are two or more letters)
+    return total + 2
+
+
+cdef int directive_weight_sum(const DirectiveTables* t, const uint8_t* const* views,
+                              const Py_ssize_t* sizes, Py_ssize_t n_views, int32_t* ranks,
+                              double* out) noexcept nogil:
+    cdef Py_ssize_t size, i, start, found = 0, v
+    cdef const uint8_t* p
+    cdef int32_t word, prev, r
+    cdef double s = 0.0
+    for v in range(n_views):
+        p = views[v]
+        size = sizes[v]
+        if _address_hint(p, size):
+            return -1
+        prev = -2  # -2: no token yet in this view; -1: an unknown word
+        i = 0
+        while i < size:
+            if not _is_letter(p[i]):
+                i += 1
+                continue
+            start = i
+            while i < size and _is_letter(p[i]):
+                i += 1
+            if i - start < 2:
+                continue
+            word = _word(t, p + start, i - start)
+            if word >= 0:
+                r = t.word_rank[word]
+                if r >= 0:
+                    ranks[found] = r
+                    found += 1
+                if prev >= 0:
+                    r = _pair(t, prev, word)
+                    if r >= 0:
+                        ranks[found] = r
+                        found += 1
+            prev = word
+    qsort(ranks, found, sizeof(int32_t), _cmp_rank)
+    for i in range(found):
+        if i == 0 or ranks[i] != ranks[i - 1]:
+            s += t.weight_of_rank[ranks[i]]
+    out[0] = s
+    return 0
 
 
 cdef Py_ssize_t _table_size(Py_ssize_t n):

@@ -33,10 +33,11 @@ running a regex, and the Python rules decide every segment it keeps. The test-su
 ``sanitizer._segments``.
 """
 
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
+from ckn._directive cimport AsciiScorer, DirectiveTables, directive_ranks_room, directive_weight_sum
 from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_found, formulas_narrow
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
@@ -213,6 +214,13 @@ cdef enum:
     _HASH_READ = 24  # ckn_ls_hash may read this many bytes from the start of a word
 
 
+ctypedef struct _Checks:
+    const RuleBitFormulas* formulas  # the rules' literal formulas per rule bit
+    const DirectiveTables* model     # the directive model's weights, or NULL
+    _Mask model_bit                  # the rule bit the model's anchor words set
+    _Mask reads                      # the bits that are worth a look at the views
+
+
 ctypedef struct _Plan:
     const uint8_t* table        # 256 bytes: the word table of ``_ascii_plan`` (0 from 128 on)
     const uint8_t* special      # 256 flags: not a plain character (a word character of both
@@ -232,7 +240,7 @@ ctypedef struct _Plan:
     const uint64_t* needs       # _NEED words each (_required), in rule-bit order
     const index_t* first_need   # 127 entries: rule bit b's ways are the needs from
                                 # first_need[b] to first_need[b + 1]
-    const RuleBitFormulas* formulas  # the rules' literal formulas (_narrowed), or NULL
+    const _Checks* checks       # the checks of a segment's views (_checked), or NULL
 
 
 cdef enum:
@@ -635,9 +643,14 @@ cdef inline index_t _found_offset(index_t n) noexcept nogil:
     return _views_offset(n) + 2 * ((n + 8) & ~(<index_t>7))
 
 
+cdef inline index_t _ranks_offset(index_t n, const _Plan* plan) noexcept nogil:
+    """Where the ranks scratch of the model's weight sum starts in a work area."""
+    return _found_offset(n) + (8 * plan.checks.formulas.found_words if plan.checks != NULL else 0)
+
+
 cdef inline index_t _work_size(index_t n, const _Plan* plan) noexcept nogil:
     """Bytes of the work area ``linescan_candidates`` needs for a text of ``n`` code points."""
-    return _found_offset(n) + (8 * plan.formulas.found_words if plan.formulas != NULL else 0)
+    return _ranks_offset(n, plan) + (4 * directive_ranks_room(2 * n) if plan.checks != NULL else 0)
 
 
 # The formula check of a plain-ASCII segment (``_narrowed``) reads the views the sanitizer would
@@ -765,19 +778,29 @@ def _deobfuscated_view(bytes view not None):
     return None if m < 0 else bytes(out[:m])
 
 
-cdef _Mask _narrowed(const ucs_t* d, index_t n, const RuleBitFormulas* f, uint8_t* views,
-                     uint64_t* found, _Mask mask) noexcept nogil:
-    """``mask`` without the rule bits whose rules' literal formulas hold on neither view of
-    the plain-ASCII segment ``d[:n]``: the lower-cased segment and its de-obfuscated form. A
-    segment whose base view ``sanitizer._without_mentions`` could change (a quote, ``]``,
-    ``<|``, ``<<``, ``<`` with ``_``), or one that ``sanitizer._ascii_view`` sends to the
-    Unicode regexes (FS, GS, RS, US), or one with spaced-out letters keeps its mask: Python
-    decides it. ``views``: 2 * n bytes; ``found``: ``f.found_words`` words. O(n * MAX_LITERAL)."""
+cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* views,
+                    uint64_t* found, int32_t* ranks, _Mask mask) noexcept nogil:
+    """``mask`` after a look at the views of the plain-ASCII segment ``d[:n]`` that the sanitizer
+    would build (``sanitizer.normalized_views``): the lower-cased segment and its de-obfuscated
+    form. The rule bits whose rules' literal formulas hold on neither view are dropped, and so
+    is the model's bit when the directive model scores the views at or below its threshold
+    (the double ``Model.score`` gives). A segment whose base view
+    ``sanitizer._without_mentions`` could change (a quote, ``]``, ``<|``, ``<<``, ``<`` with
+    ``_``), or one that ``sanitizer._ascii_view`` sends to the Unicode regexes (FS, GS, RS, US),
+    or one with spaced-out letters keeps its mask, as does the model's bit when a view may hold
+    an address (``directive_weight_sum``): Python decides them. ``views``: 2 * n bytes;
+    ``found``: ``found_words`` words; ``ranks``: ``directive_ranks_room(2 * n)`` slots.
+    O(n * MAX_LITERAL)."""
     cdef index_t i, m
     cdef uint32_t c
     cdef bint angle = False, underscore = False
     cdef uint8_t* v0 = views
     cdef uint8_t* v1 = views + n
+    cdef const RuleBitFormulas* f = checks.formulas
+    cdef const uint8_t* pair[2]
+    cdef Py_ssize_t sizes[2]
+    cdef double s
+    cdef Py_ssize_t n_views
     for i in range(n):
         c = d[i]
         if 65 <= c <= 90:
@@ -795,11 +818,22 @@ cdef _Mask _narrowed(const ucs_t* d, index_t n, const RuleBitFormulas* f, uint8_
     m = _deobfuscated(v0, n, v1)
     if m < 0:
         return mask
-    memset(found, 0, f.found_words * sizeof(uint64_t))
-    formulas_found(f, v0, n, found)
-    if m != n or memcmp(v0, v1, n) != 0:
-        formulas_found(f, v1, m, found)
-    formulas_narrow(f, found, &mask.lo, &mask.hi)
+    pair[0] = v0
+    sizes[0] = n
+    pair[1] = v1
+    sizes[1] = m
+    n_views = 1 + (m != n or memcmp(v0, v1, n) != 0)
+    if mask.lo & f.covered[0] or mask.hi & f.covered[1]:
+        memset(found, 0, f.found_words * sizeof(uint64_t))
+        formulas_found(f, v0, n, found)
+        if n_views == 2:
+            formulas_found(f, v1, m, found)
+        formulas_narrow(f, found, &mask.lo, &mask.hi)
+    if (checks.model != NULL and (mask.lo & checks.model_bit.lo or mask.hi & checks.model_bit.hi)
+            and directive_weight_sum(checks.model, pair, sizes, n_views, ranks, &s) == 0
+            and checks.model.bias + s <= checks.model.threshold):
+        mask.lo &= ~checks.model_bit.lo
+        mask.hi &= ~checks.model_bit.hi
     return mask
 
 
@@ -826,10 +860,11 @@ cdef index_t _candidates(
         seg = start
         while True:
             mask = _span_mask(d, start, seg, end, split, plan, work, special, &stop)
-            if (plan.formulas != NULL and mask.hi & (_NON_ASCII_HI | _SPACED_OUT_HI) == 0
-                    and (mask.lo & plan.formulas.covered[0] or mask.hi & plan.formulas.covered[1])):
-                mask = _narrowed(d + seg, stop - seg, plan.formulas, work + _views_offset(n),
-                                 <uint64_t*>(work + _found_offset(n)), mask)
+            if (plan.checks != NULL and mask.hi & (_NON_ASCII_HI | _SPACED_OUT_HI) == 0
+                    and (mask.lo & plan.checks.reads.lo or mask.hi & plan.checks.reads.hi)):
+                mask = _checked(d + seg, stop - seg, plan.checks, work + _views_offset(n),
+                                <uint64_t*>(work + _found_offset(n)),
+                                <int32_t*>(work + _ranks_offset(n, plan)), mask)
             count = _emit(out, cap, count, start, end, seg, stop, mask)
             if stop >= end:
                 break
@@ -1073,15 +1108,15 @@ cdef class LineScanner:
         self._plan.char_groups = <const uint64_t*><const char*>self._char_groups
         self._plan.needs = <const uint64_t*><const char*>self._needs
         self._plan.first_need = self._first_need
-        self._plan.formulas = NULL
+        self._plan.checks = NULL
 
     def candidates_many(self, texts, index_t segment_min, list crlf=None,
-                        FormulaBits formulas=None):
+                        ViewChecks checks=None):
         """``candidates`` of every text of the sequence ``texts`` in one pass (one GIL release
         when the texts hold at least ``NOGIL_MIN_WORK`` code points, ``ckn/typedefs.pxd``): a
         list of ``(i, spans)`` for the texts ``texts[i]`` that have candidate segments, in
         order, ``spans`` as ``candidates`` returns them. The same pass appends to ``crlf`` (if
-        given) the index of each text that holds ``\\r\\n``, in order. ``formulas``: as for
+        given) the index of each text that holds ``\\r\\n``, in order. ``checks``: as for
         ``candidates``. O(total length)."""
         cdef tuple items = tuple(texts)  # holds the strings while the pass reads them
         cdef index_t m = len(items), i, total = 0, longest = 0, used = 0, cap
@@ -1096,7 +1131,7 @@ cdef class LineScanner:
         cdef index_t* counts = <index_t*>malloc((m + 1) * sizeof(index_t))
         cdef uint8_t* has_crlf = <uint8_t*>malloc(m + 1)
         cdef _Plan plan = self._plan
-        plan.formulas = NULL if formulas is None else &formulas.data
+        plan.checks = NULL if checks is None else &checks.c
         cdef uint8_t* w = <uint8_t*>malloc(_work_size(longest, &plan))
         cap = 6 * (m + 64)
         cdef index_t* o = <index_t*>malloc(cap * sizeof(index_t))
@@ -1137,15 +1172,16 @@ cdef class LineScanner:
             free(w)
             free(o)
 
-    def candidates(self, str text not None, index_t segment_min, FormulaBits formulas=None):
+    def candidates(self, str text not None, index_t segment_min, ViewChecks checks=None):
         """Flat ``[line_start, line_end, start, end, mask, …]`` for the segments of ``text`` that
         can match a rule (code-point offsets; lines split on ``\\n``, lines longer than
         ``segment_min`` cut after sentence ends; ``mask`` as described in
         ``linescan_candidates``, as one non-negative 128-bit int). Every other segment is plain ASCII
         with no anchor, marker or spaced-out letters, or one whose rules lack a required word
-        or character. With ``formulas`` (``ckn._rulefilter.FormulaBits``), a plain-ASCII
-        segment also loses the rule bits whose rules' literal formulas hold on none of its
-        views (``_narrowed``), and is left out when no bit remains."""
+        or character. With ``checks`` (``ViewChecks``), a plain-ASCII segment also loses the
+        rule bits whose rules' literal formulas hold on none of its views and the model's bit
+        when the model scores its views at or below the threshold (``_checked``), and is left
+        out when no bit remains."""
         cdef index_t n = PyUnicode_GET_LENGTH(text)
         cdef const void* data = PyUnicode_DATA(text)
         cdef int kind = PyUnicode_KIND(text)
@@ -1154,7 +1190,7 @@ cdef class LineScanner:
         cdef index_t cap = 16, count
         cdef bytearray out
         cdef _Plan plan = self._plan
-        plan.formulas = NULL if formulas is None else &formulas.data
+        plan.checks = NULL if checks is None else &checks.c
         cdef uint8_t* w = <uint8_t*>malloc(_work_size(n, &plan))
         if w == NULL:
             raise MemoryError()
@@ -1173,6 +1209,29 @@ cdef class LineScanner:
             return _spans(o, count)
         finally:
             free(w)
+
+
+cdef class ViewChecks:
+    """What the compiled pass checks on a plain-ASCII segment's views (``_checked``): the
+    rules' literal formulas per rule bit (``formulas``), and, when ``model`` is given, the
+    directive model's score, whose anchor words set rule bit ``model_bit`` (0..125). Read
+    without the GIL; immutable."""
+
+    cdef _Checks c
+    cdef readonly FormulaBits formulas
+    cdef readonly AsciiScorer model
+
+    def __cinit__(self, FormulaBits formulas not None, AsciiScorer model, int model_bit):
+        if not 0 <= model_bit < 126:
+            raise ValueError(f"model_bit: {model_bit} is not in 0..125")
+        self.formulas = formulas
+        self.model = model
+        self.c.formulas = &formulas.data
+        self.c.model = NULL if model is None else &model.t
+        self.c.model_bit.lo = (1ULL << model_bit) if model_bit < 64 else 0
+        self.c.model_bit.hi = (1ULL << (model_bit - 64)) if model_bit >= 64 else 0
+        self.c.reads.lo = formulas.data.covered[0] | (self.c.model_bit.lo if model is not None else 0)
+        self.c.reads.hi = formulas.data.covered[1] | (self.c.model_bit.hi if model is not None else 0)
 
 
 cdef list _spans(const index_t* o, index_t count):

@@ -140,7 +140,7 @@ class Model:
         first use so that importing ``ckn`` does not pay for it. Two threads may both build
         one; either is the same table."""
         if self._ascii is None and AsciiScorer is not None:
-            self._ascii = AsciiScorer(self.weights)
+            self._ascii = AsciiScorer(self.weights, self.bias, self.threshold)
         return self._ascii
 
     def family(self, views) -> str:

@@ -5168,6 +5168,7 @@ _MATCHERS_ASCII: list = [None] * len(RULES)
 _LITERALS = None if _LiteralIndex is None else _LiteralIndex()
 _FORMULA_TABLE: dict | None = None
 _FORMULA_BITS = None
+_VIEW_CHECKS: tuple | None = None  # (the model, its ViewChecks)
 _FORMULA_LOCK = threading.Lock()
 
 
@@ -5192,12 +5193,19 @@ def _formula_table() -> dict[str, tuple]:
         return table
 
 
-def _formula_bits():
-    """The rules' formulas per rule bit, for the compiled candidate pass (first use: loaded
-    with ``_formula_table``); None without the compiled extension."""
-    if _FORMULA_BITS is None and _FormulaBits is not None:
+def _view_checks():
+    """What the compiled candidate pass checks on a plain-ASCII segment's views: the rules'
+    formulas (``_formula_table``) and the score of the directive model in use; made on first
+    use, and again if the model is replaced. None without the compiled extensions."""
+    global _VIEW_CHECKS
+    if _ViewChecks is None or _FormulaBits is None:
+        return None
+    checks = _VIEW_CHECKS
+    if checks is None or checks[0] is not _MODEL:
         _formula_table()
-    return _FORMULA_BITS
+        checks = _VIEW_CHECKS = (_MODEL, _ViewChecks(_FORMULA_BITS, _MODEL._scorer(),
+                                                     _MODEL_BIT.bit_length() - 1))
+    return checks[1]
 
 
 def _matcher_for(index: int, ascii_twin: bool):
@@ -5538,8 +5546,9 @@ try:
     from ._linescan import NON_ASCII as _linescan_NON_ASCII
     from ._linescan import SPACED_OUT as _linescan_SPACED_OUT
     from ._linescan import LineScanner as _LineScanner
+    from ._linescan import ViewChecks as _ViewChecks
 except ImportError:  # pragma: no cover - source tree without the compiled extension
-    _LINE_SCANNER = None
+    _LINE_SCANNER = _ViewChecks = None
     _NON_ASCII_BIT = _SPACED_BIT = 0
 else:
     _WORD_GROUPS, _CHAR_GROUP_BITS, _SCANNER_NEEDS = _group_bits()
@@ -5595,7 +5604,7 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
         redactions = _sanitize_lines(lines, range(len(lines)), prefilter)
         return SanitizedText("\n".join(lines), redactions)
     return _sanitize_candidates(
-        text, _LINE_SCANNER.candidates(text, SEGMENT_MIN, _formula_bits()))
+        text, _LINE_SCANNER.candidates(text, SEGMENT_MIN, _view_checks()))
 
 
 def _lf_line_breaks(text: str) -> str:
@@ -5627,7 +5636,7 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
     crlf: list[int] = []  # the texts holding "\r\n": sanitized below, line breaks normalized
-    found = _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN, crlf, _formula_bits())
+    found = _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN, crlf, _view_checks())
     skip = set(crlf)
     out = {}
     for i, spans in found:
@@ -5638,7 +5647,7 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     if not crlf:
         return out
     normalized = [_lf_line_breaks(texts[i]) for i in crlf]
-    spans_of = dict(_LINE_SCANNER.candidates_many(normalized, SEGMENT_MIN, None, _formula_bits()))
+    spans_of = dict(_LINE_SCANNER.candidates_many(normalized, SEGMENT_MIN, None, _view_checks()))
     for k, i in enumerate(crlf):  # normalizing changed the text: always reported
         out[i] = _sanitize_candidates(normalized[k], spans_of.get(k, []))
     return dict(sorted(out.items()))

@@ -1,12 +1,14 @@
-"""The compiled candidate pass checks the rules' literal formulas too (docs/security.md).
+"""The compiled candidate pass checks a segment's views too (docs/security.md).
 
-With ``formulas`` (``ckn._rulefilter.FormulaBits``, one entry per rule bit), ``LineScanner``
-rebuilds a plain-ASCII segment's views in C (``ckn._linescan._narrowed``: the lower-cased segment
-and its de-obfuscated form) and drops the rule bits whose rules' formulas hold on neither; a
-segment left with no bit never reaches Python. These tests hold the C de-obfuscation to
-``sanitizer._deobfuscate`` byte for byte, hold every dropped bit to its rule's matcher (no rule
-that matches a view the sanitizer builds is ever dropped), hold the narrowing to a model of it,
-and compare the sanitizer's verdicts with and without it.
+With ``checks`` (``ckn._linescan.ViewChecks``: the rules' literal formulas per rule bit and the
+directive model), ``LineScanner`` rebuilds a plain-ASCII segment's views in C
+(``ckn._linescan._checked``: the lower-cased segment and its de-obfuscated form), drops the rule
+bits whose rules' formulas hold on neither and the model's bit when the model scores them at or
+below its threshold; a segment left with no bit never reaches Python. These tests hold the C
+de-obfuscation to ``sanitizer._deobfuscate`` byte for byte, hold every dropped bit to what
+Python decides (no rule that matches a view the sanitizer builds is dropped, nor the model's bit
+of a segment the model flags), hold the checks to a model of them, and compare the sanitizer's
+verdicts with and without them.
 """
 
 from __future__ import annotations
@@ -28,8 +30,12 @@ _rulefilter = pytest.importorskip("ckn._rulefilter")
 DATA = Path(__file__).parent / "data"
 PROSE = Path(__file__).parent.parent / "benchmarks" / "data" / "prose_sentences.txt"
 SCANNER = _sanitizer._LINE_SCANNER
-FORMULAS = _sanitizer._formula_bits()
-FLAGS = _sanitizer._NON_ASCII_BIT | _sanitizer._SPACED_BIT | _sanitizer._MODEL_BIT
+CHECKS = _sanitizer._view_checks()
+FORMULAS = CHECKS.formulas
+MODEL = _sanitizer._MODEL
+MODEL_BIT = _sanitizer._MODEL_BIT
+# the formulas alone (the model's bit is then left as it is)
+RULES_ONLY = _linescan.ViewChecks(FORMULAS, None, MODEL_BIT.bit_length() - 1)
 
 
 def _corpus() -> list[str]:
@@ -91,7 +97,7 @@ def _python_views(segment: str) -> tuple[str, ...]:
 
 
 def _assert_narrowing_is_sound(text: str) -> None:
-    plain, narrowed = _masks(text, None), _masks(text, FORMULAS)
+    plain, narrowed = _masks(text, None), _masks(text, CHECKS)
     assert set(narrowed) <= set(plain)
     for span, mask in plain.items():
         kept = narrowed.get(span, 0)
@@ -99,7 +105,6 @@ def _assert_narrowing_is_sound(text: str) -> None:
         if mask & (_sanitizer._NON_ASCII_BIT | _sanitizer._SPACED_BIT):
             assert kept == mask, span  # Python decides these
             continue
-        assert kept & FLAGS == mask & FLAGS, span
         segment = text[span[0]:span[1]]
         views = _python_views(segment)
         for index in _sanitizer._rules_of(mask & _sanitizer._RULE_MASK & ~kept):
@@ -108,6 +113,8 @@ def _assert_narrowing_is_sound(text: str) -> None:
                 assert not _sanitizer._matches(index, view), (RULES[index].name, view)
                 assert not _sanitizer._ascii_view(view) or (
                     _sanitizer._matcher_for(index, True).__self__.check(view) is False)
+        if mask & MODEL_BIT and not kept & MODEL_BIT:
+            assert _sanitizer._model_family(segment, views, True) is None, segment
 
 
 @settings(max_examples=500, deadline=None)
@@ -124,23 +131,32 @@ def test_dropped_rule_bits_match_no_view_of_the_corpora(start):
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(PIECES, min_size=1, max_size=40))
-def test_narrowing_is_the_formulas_over_both_views(pieces):
-    """A model of the C check: a segment it reads loses exactly the bits whose programs fail
+def test_the_checks_are_the_formulas_over_both_views_and_the_models_score(pieces):
+    """A model of the C checks: a segment they read loses exactly the bits whose programs fail
     over the literals of its lower-cased text and of its de-obfuscated form (found together:
-    FormulaBits.narrow of the two joined by a byte in no literal)."""
+    FormulaBits.narrow of the two joined by a byte in no literal), and the model's bit when
+    ``Model.score`` of the sanitizer's views is at or below the threshold (unless a view may
+    hold an address: then Python scores it)."""
     text = " ".join(pieces).replace("\n", " ")[:SEGMENT_MIN]
     lowered = text.lower()
-    plain, narrowed = _masks(text, None), _masks(text, FORMULAS)
+    plain, narrowed = _masks(text, None), _masks(text, CHECKS)
     mask = plain.get((0, len(text)), 0)
+    got = narrowed.get((0, len(text)), 0)
+    assert _masks(text, RULES_ONLY).get((0, len(text)), 0) & MODEL_BIT == mask & MODEL_BIT
     readable = (text.isascii() and not mask & (_sanitizer._NON_ASCII_BIT | _sanitizer._SPACED_BIT)
                 and not any(c in text for c in "'\"]\x1c\x1d\x1e\x1f")
                 and "<|" not in text and "<<" not in text and not ("<" in text and "_" in text))
     second = _linescan._deobfuscated_view(lowered.encode()) if readable else None
     if second is None:
-        assert narrowed.get((0, len(text)), 0) == mask
+        assert got == mask
         return
     expected = FORMULAS.narrow(lowered.encode() + b"\0" + second, mask)
-    assert narrowed.get((0, len(text)), 0) == expected
+    views = _python_views(text)
+    assert views == tuple(dict.fromkeys((lowered, second.decode())))  # the views C read
+    if (mask & MODEL_BIT and MODEL._scorer().weight_sum(views) is not None
+            and MODEL.score(views) <= MODEL.threshold):
+        expected &= ~MODEL_BIT
+    assert got == expected
 
 
 @pytest.mark.parametrize("sample, most", [("code", 0.5), ("prose", 0.5)])
@@ -151,7 +167,7 @@ def test_most_ordinary_segments_never_reach_python(sample, most):
     lines = (_typical_lines(20_000) if sample == "code"
              else [s for s in PROSE.read_text(encoding="utf-8").split("\n") if s.strip()])
     text = "\n".join(lines)
-    plain, narrowed = _masks(text, None), _masks(text, FORMULAS)
+    plain, narrowed = _masks(text, None), _masks(text, CHECKS)
     assert len(plain) >= {"code": 500, "prose": 10}[sample]
     assert len(narrowed) < most * len(plain)
 
@@ -160,7 +176,7 @@ def test_sanitizer_verdicts_are_those_without_the_check(monkeypatch):
     texts = CORPUS + ["\n".join(CORPUS[k:k + 7]) for k in range(0, len(CORPUS), 7)]
     with_check = sanitize_texts(texts)
     singles = [sanitize_text(t) for t in texts[::5]]
-    monkeypatch.setattr(_sanitizer, "_formula_bits", lambda: None)
+    monkeypatch.setattr(_sanitizer, "_view_checks", lambda: None)
     assert sanitize_texts(texts) == with_check
     assert [sanitize_text(t) for t in texts[::5]] == singles
     assert [sanitize_text(t, prefilter=False) for t in texts[::5]] == singles
@@ -195,7 +211,6 @@ def _with_blanked_tokens(example: str) -> list[str]:
 def test_segments_whose_views_blank_template_tokens_are_left_to_python():
     texts = [variant for rule in RULES for example in rule.examples if example.isascii()
              for variant in _with_blanked_tokens(example)]
-    _sanitizer._formula_bits()
     assert len(texts) > 500
     for text in texts:
         assert sanitize_text(text) == sanitize_text(text, prefilter=False), text
