@@ -782,11 +782,12 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
                     uint64_t* found, int32_t* ranks, _Mask mask) noexcept nogil:
     """``mask`` after a look at the views of the plain-ASCII segment ``d[:n]`` that the sanitizer
     would build (``sanitizer.normalized_views``): the lower-cased segment and its de-obfuscated
-    form. The rule bits whose rules' literal formulas hold on neither view are dropped, and so
-    is the model's bit when the directive model scores the views at or below its threshold
-    (the double ``Model.score`` gives). A segment whose base view
-    ``sanitizer._without_mentions`` could change (a quote, ``]``, ``<|``, ``<<``, ``<`` with
-    ``_``), or one that ``sanitizer._ascii_view`` sends to the Unicode regexes (FS, GS, RS, US),
+    form (an apostrophe inside a word reads as a space). The rule bits whose rules' literal
+    formulas hold on neither view are dropped, and so is the model's bit when the directive
+    model scores the views at or below its threshold (the double ``Model.score`` gives). A
+    segment whose base view ``sanitizer._without_mentions`` could change otherwise (two quotes
+    of a kind, ``]``, ``<|``, ``<<``, ``<`` with ``_``), or one that ``sanitizer._ascii_view``
+    sends to the Unicode regexes (FS, GS, RS, US),
     or one with spaced-out letters keeps its mask, as does the model's bit when a view may hold
     an address (``directive_weight_sum``): Python decides them. ``views``: 2 * n bytes;
     ``found``: ``found_words`` words; ``ranks``: ``directive_ranks_room(2 * n)`` slots.
@@ -794,6 +795,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     cdef index_t i, m
     cdef uint32_t c
     cdef bint angle = False, underscore = False
+    cdef index_t apostrophe = -1, double_quote = -1
     cdef uint8_t* v0 = views
     cdef uint8_t* v1 = views + n
     cdef const RuleBitFormulas* f = checks.formulas
@@ -805,7 +807,14 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
         c = d[i]
         if 65 <= c <= 90:
             c += 32
-        elif c == 39 or c == 34 or c == 93 or 28 <= c <= 31:
+        elif c == 39 or c == 34:  # one of each kind quotes nothing
+            if (apostrophe if c == 39 else double_quote) >= 0:
+                return mask
+            if c == 39:
+                apostrophe = i
+            else:
+                double_quote = i
+        elif c == 93 or 28 <= c <= 31:
             return mask
         elif c == 60:
             if i + 1 < n and (d[i + 1] == 124 or d[i + 1] == 60):
@@ -815,6 +824,8 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
         v0[i] = <uint8_t>c
     if angle and underscore:
         return mask
+    if 0 < apostrophe < n - 1 and _is_letter(v0[apostrophe - 1]) and _is_letter(v0[apostrophe + 1]):
+        v0[apostrophe] = 32  # inside a word it reads as a space (sanitizer._APOSTROPHE)
     m = _deobfuscated(v0, n, v1)
     if m < 0:
         return mask
