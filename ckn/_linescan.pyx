@@ -41,10 +41,11 @@ from ckn._directive cimport AsciiScorer, DirectiveTables, directive_ranks_room, 
 from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_found, formulas_narrow
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
-__all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT"]
+__all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_ascii"]
 
 
 cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
@@ -767,15 +768,24 @@ cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out) noexcept n
     return w
 
 
-def _deobfuscated_view(bytes view not None):
-    """``_deobfuscated`` of the lower-cased ASCII ``view``: the de-obfuscated bytes, or None
-    when the view has spaced-out letters (for tests, against ``sanitizer._deobfuscate``)."""
-    if not view.isascii() or view != view.lower():
-        raise ValueError("_deobfuscated_view: expected lower-cased ASCII bytes")
-    cdef bytearray out = bytearray(len(view))
-    cdef index_t m = _deobfuscated(<const uint8_t*><const char*>view, len(view),
-                                   <uint8_t*><char*>out)
-    return None if m < 0 else bytes(out[:m])
+def deobfuscated_ascii(str view not None):
+    """``sanitizer._deobfuscate_regex(view)`` for an ASCII ``view`` with no upper-case letter
+    (``_deobfuscated``: the same string; ``view`` itself when nothing changes), or None when
+    the view is not such a string or has spaced-out letters (then Python decides). O(n)."""
+    if not PyUnicode_IS_ASCII(view):
+        return None
+    cdef const uint8_t* d = <const uint8_t*>PyUnicode_DATA(view)
+    cdef index_t n = PyUnicode_GET_LENGTH(view), i, m
+    for i in range(n):
+        if 65 <= d[i] <= 90:
+            return None
+    cdef bytearray out = bytearray(n)
+    m = _deobfuscated(d, n, <uint8_t*><char*>out)
+    if m < 0:
+        return None
+    if m == n and memcmp(d, <const uint8_t*><char*>out, n) == 0:
+        return view
+    return out[:m].decode("ascii")
 
 
 cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* views,

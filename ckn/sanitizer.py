@@ -56,6 +56,10 @@ from .directive_score import load_model
 from .errors import CknTypeError
 
 try:
+    from ._linescan import deobfuscated_ascii as _deobfuscated_ascii
+except ImportError:  # pragma: no cover - source tree without the compiled extension
+    _deobfuscated_ascii = None
+try:
     from ._rulefilter import FormulaBits as _FormulaBits
     from ._rulefilter import LiteralFormula as _LiteralFormula
     from ._rulefilter import LiteralIndex as _LiteralIndex
@@ -221,6 +225,17 @@ def _join_spaced(run: str) -> str:
 
 
 def _deobfuscate(view: str) -> str:
+    """``view`` with leetspeak read as letters, spaced-out letters joined and punctuation
+    inside words dropped: in C (``ckn._linescan.deobfuscated_ascii``, the same bytes) for a
+    lower-case ASCII view without spaced-out letters, else by ``_deobfuscate_regex``."""
+    if _deobfuscated_ascii is not None:
+        plain = _deobfuscated_ascii(view)
+        if plain is not None:
+            return plain
+    return _deobfuscate_regex(view)
+
+
+def _deobfuscate_regex(view: str) -> str:
     if _LEET_HINT.search(view):
         view = view.translate(_LEET)
     if _SPACED_HINT.search(view):

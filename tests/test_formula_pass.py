@@ -64,25 +64,38 @@ def _leet(view: str) -> str:
     return view.translate(_sanitizer._LEET) if _sanitizer._LEET_HINT.search(view) else view
 
 
+def _assert_c_deobfuscation_is_the_regexes(view: str) -> None:
+    c = _linescan.deobfuscated_ascii(view)
+    if _sanitizer._SPACED_HINT.search(_leet(view)):
+        assert c is None  # spaced-out letters: joined by Python only
+    else:
+        assert c == _sanitizer._deobfuscate_regex(view), view
+        assert _sanitizer._deobfuscate(view) == c
+
+
 @settings(max_examples=1500, deadline=None)
-@given(st.text("abcdeginorstuxyz0134578926@$.-_*|~^+`/, ", max_size=40))
+@given(st.text("abcdeginorstuxyz0134578926@$.-_*|~^+`/, #!\t:", max_size=40))
 @example("ig_nore sys_tem reveal_password a_b_c")
 @example("i.g.n.o.r.e 1gn0r3 ab_cd_ef_gh x_y")
 @example("e.g. a-b-c a*b v1.2 x86_64 3d _ab_cd 9_ab")
 @example("abcde_fg ab_cdefgh abc_de1 ab_cd_")
 def test_c_deobfuscation_is_the_sanitizers(view):
-    c = _linescan._deobfuscated_view(view.encode())
-    if _sanitizer._SPACED_HINT.search(_leet(view)):
-        assert c is None  # spaced-out letters: joined by Python only
-    else:
-        assert c == _sanitizer._deobfuscate(view).encode(), view
+    _assert_c_deobfuscation_is_the_regexes(view)
 
 
-def test_deobfuscation_rejects_what_it_cannot_read():
-    with pytest.raises(ValueError):
-        _linescan._deobfuscated_view("ÉCRAN".encode())
-    with pytest.raises(ValueError):
-        _linescan._deobfuscated_view(b"Upper")
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.characters(max_codepoint=127), max_size=60).map(str.lower))
+def test_c_deobfuscation_is_the_sanitizers_on_any_ascii(view):
+    _assert_c_deobfuscation_is_the_regexes(view)
+
+
+def test_c_deobfuscation_leaves_other_views_to_python():
+    assert _linescan.deobfuscated_ascii("écran") is None  # not ASCII
+    assert _linescan.deobfuscated_ascii("Upper") is None  # upper case: not a view
+    assert _linescan.deobfuscated_ascii("i g n o r e") is None  # spaced-out letters
+    plain = "nothing to change here"
+    assert _linescan.deobfuscated_ascii(plain) is plain
+    assert _sanitizer._deobfuscate("écran 1gn0re") == _sanitizer._deobfuscate_regex("écran 1gn0re")
 
 
 def _masks(text: str, formulas) -> dict[tuple[int, int], int]:
@@ -148,13 +161,13 @@ def test_the_checks_are_the_formulas_over_both_views_and_the_models_score(pieces
                 and text.count("'") <= 1 and text.count('"') <= 1
                 and not any(c in text for c in "]\x1c\x1d\x1e\x1f")
                 and "<|" not in text and "<<" not in text and not ("<" in text and "_" in text))
-    second = _linescan._deobfuscated_view(lowered.encode()) if readable else None
+    second = _linescan.deobfuscated_ascii(lowered) if readable else None
     if second is None:
         assert got == mask
         return
-    expected = FORMULAS.narrow(lowered.encode() + b"\0" + second, mask)
+    expected = FORMULAS.narrow(lowered.encode() + b"\0" + second.encode(), mask)
     views = _python_views(text)
-    assert views == tuple(dict.fromkeys((lowered, second.decode())))  # the views C read
+    assert views == tuple(dict.fromkeys((lowered, second)))  # the views C read
     if (mask & MODEL_BIT and MODEL._scorer().weight_sum(views) is not None
             and MODEL.score(views) <= MODEL.threshold):
         expected &= ~MODEL_BIT
