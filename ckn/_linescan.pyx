@@ -641,7 +641,7 @@ cdef inline index_t _views_offset(index_t n) noexcept nogil:
 
 cdef inline index_t _found_offset(index_t n) noexcept nogil:
     """Where the found set of ``_narrowed`` starts in a work area for ``n`` code points."""
-    return _views_offset(n) + 2 * ((n + 8) & ~(<index_t>7))
+    return _views_offset(n) + 3 * ((n + 8) & ~(<index_t>7))
 
 
 cdef inline index_t _ranks_offset(index_t n, const _Plan* plan) noexcept nogil:
@@ -704,17 +704,19 @@ cdef bint _spaced_hint(const uint8_t* t, index_t n) noexcept nogil:
     return False
 
 
-cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out) noexcept nogil:
+cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
+                          int leet_mode=-1) noexcept nogil:
     """``sanitizer._deobfuscate`` of the lower-cased ASCII view ``v[:n]``, written to ``out``
     (``n`` bytes of room); its length, or -1 when the view has spaced-out letters
     (``_SPACED_HINT``), whose joining is left to Python. The steps, as there: leetspeak read
-    as letters in the whole view when a leet character touches a letter; punctuation inside a
-    word dropped (``_INTRA_PUNCT``); an underscore dropped between a run of 1 to 4 letters and
-    one of 1 to 5 (``_SHORT_UNDERSCORE``, matched left to right). O(n)."""
+    as letters in the whole view when a leet character touches a letter (``leet_mode`` -1; 0:
+    never, 1: always); punctuation inside a word dropped (``_INTRA_PUNCT``); an underscore
+    dropped between a run of 1 to 4 letters and one of 1 to 5 (``_SHORT_UNDERSCORE``, matched
+    left to right). O(n)."""
     cdef index_t i, m, w, p, r, q, s
-    cdef bint leet = False, underscore = False, dropped
+    cdef bint leet = leet_mode == 1, underscore = False, dropped
     cdef uint8_t c
-    for i in range(n):
+    for i in range(n if leet_mode < 0 else 0):
         if _is_leet(v[i]) and (i > 0 and _is_letter(v[i - 1]) or i + 1 < n and _is_letter(v[i + 1])):
             leet = True
             break
@@ -788,6 +790,34 @@ def deobfuscated_ascii(str view not None):
     return out[:m].decode("ascii")
 
 
+cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, uint8_t* d1,
+                           index_t n, uint64_t* found, _Mask mask) noexcept nogil:
+    """``_checked``'s rule bits for a segment with two quotes of a kind, lower-cased in
+    ``v[:n]``, whose views blank quoted mentions (``sanitizer._without_mentions``: the text
+    between two quotes becomes one space; which spans, a regex decides). Outside the blanked
+    spans, the views are ``v`` with every apostrophe inside a word read as a space (the quotes
+    that stay have the text's neighbours), de-obfuscated with or without leetspeak (which of the
+    two depends on the text that stays), so a literal there is found in one of those three
+    strings; a literal across a blanked span's space is " " or holds a quote next to a space
+    (``RuleBitFormulas.quoted``), and those count as found. The model's bit is left to Python.
+    ``d0``, ``d1``: n bytes each."""
+    cdef index_t i, m0, m1
+    for i in range(1, n - 1):
+        if v[i] == 39 and _is_letter(v[i - 1]) and _is_letter(v[i + 1]):
+            v[i] = 32  # (the neighbours of a kept apostrophe are the text's, so this is exact)
+    m0 = _deobfuscated(v, n, d0, 0)
+    m1 = _deobfuscated(v, n, d1, 1)
+    if m0 < 0 or m1 < 0:
+        return mask
+    if mask.lo & f.covered[0] or mask.hi & f.covered[1]:
+        memcpy(found, f.quoted, f.found_words * sizeof(uint64_t))
+        formulas_found(f, v, n, found)
+        formulas_found(f, d0, m0, found)
+        formulas_found(f, d1, m1, found)
+        formulas_narrow(f, found, &mask.lo, &mask.hi)
+    return mask
+
+
 cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* views,
                     uint64_t* found, int32_t* ranks, _Mask mask) noexcept nogil:
     """``mask`` after a look at the views of the plain-ASCII segment ``d[:n]`` that the sanitizer
@@ -795,19 +825,21 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     form (an apostrophe inside a word reads as a space). The rule bits whose rules' literal
     formulas hold on neither view are dropped, and so is the model's bit when the directive
     model scores the views at or below its threshold (the double ``Model.score`` gives). A
-    segment whose base view ``sanitizer._without_mentions`` could change otherwise (two quotes
-    of a kind, ``]``, ``<|``, ``<<``, ``<`` with ``_``), or one that ``sanitizer._ascii_view``
-    sends to the Unicode regexes (FS, GS, RS, US),
-    or one with spaced-out letters keeps its mask, as does the model's bit when a view may hold
-    an address (``directive_weight_sum``): Python decides them. ``views``: 2 * n bytes;
+    segment with two quotes of a kind, whose views may blank quoted mentions, goes to
+    ``_quoted_checked``. A segment whose base view ``sanitizer._without_mentions`` could change
+    otherwise (``]``, ``<|``, ``<<``, ``<`` with ``_``), or one that ``sanitizer._ascii_view``
+    sends to the Unicode regexes (FS, GS, RS, US), or one with spaced-out letters keeps its
+    mask, as does the model's bit when a view may hold an address
+    (``directive_weight_sum``): Python decides them. ``views``: 3 * n bytes;
     ``found``: ``found_words`` words; ``ranks``: ``directive_ranks_room(2 * n)`` slots.
     O(n * MAX_LITERAL)."""
     cdef index_t i, m
     cdef uint32_t c
-    cdef bint angle = False, underscore = False
+    cdef bint angle = False, underscore = False, quoted = False
     cdef index_t apostrophe = -1, double_quote = -1
     cdef uint8_t* v0 = views
     cdef uint8_t* v1 = views + n
+    cdef uint8_t* v2 = views + 2 * n
     cdef const RuleBitFormulas* f = checks.formulas
     cdef const uint8_t* pair[2]
     cdef Py_ssize_t sizes[2]
@@ -819,7 +851,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
             c += 32
         elif c == 39 or c == 34:  # one of each kind quotes nothing
             if (apostrophe if c == 39 else double_quote) >= 0:
-                return mask
+                quoted = True
             if c == 39:
                 apostrophe = i
             else:
@@ -834,6 +866,8 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
         v0[i] = <uint8_t>c
     if angle and underscore:
         return mask
+    if quoted:
+        return _quoted_checked(f, v0, v1, v2, n, found, mask)
     if 0 < apostrophe < n - 1 and _is_letter(v0[apostrophe - 1]) and _is_letter(v0[apostrophe + 1]):
         v0[apostrophe] = 32  # inside a word it reads as a space (sanitizer._APOSTROPHE)
     m = _deobfuscated(v0, n, v1)

@@ -13,6 +13,8 @@ ctypedef struct RuleBitFormulas:
     const Py_ssize_t* programs   # where each program starts in nodes
     Py_ssize_t first[127]        # rule bit b's programs: programs[first[b] : first[b + 1]]
     uint64_t covered[2]          # rule bits (lo, hi) whose every rule has a formula
+    const uint64_t* quoted       # found set of the literals that can hold a blanked mention's
+                                 # space: " ", and those with a quote (' or ") next to a space
 
 # OR into found (found_words words) the literals that occur in the n bytes at view.
 # O(n * MAX_LITERAL).
@@ -46,3 +48,4 @@ cdef class FormulaBits:
     cdef LiteralIndex index
     cdef int32_t* nodes
     cdef Py_ssize_t* programs
+    cdef uint64_t* quoted

@@ -317,10 +317,18 @@ cdef class FormulaBits:
         self.data.found_words = index.found_words
         self.data.nodes = self.nodes
         self.data.programs = self.programs
+        self.quoted = <uint64_t*>calloc(index.found_words, sizeof(uint64_t))
+        if self.quoted == NULL:
+            raise MemoryError()
+        for k, word in enumerate(index.literals):
+            if word == b" " or any(pair in word for pair in (b"' ", b'" ', b" '", b' "')):
+                self.quoted[k >> 6] |= 1ULL << (k & 63)
+        self.data.quoted = self.quoted
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.programs)
+        free(self.quoted)
 
     def narrow(self, bytes view not None, mask):
         """``mask`` (an int of rule bits, 128-bit) without the covered bits whose programs
