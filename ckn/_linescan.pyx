@@ -812,10 +812,16 @@ cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, ui
     if mask.lo & f.covered[0] or mask.hi & f.covered[1]:
         memcpy(found, f.quoted, f.found_words * sizeof(uint64_t))
         formulas_found(f, v, n, found)
-        formulas_found(f, d0, m0, found)
-        formulas_found(f, d1, m1, found)
+        if not _same(d0, m0, v, n):  # (most text has nothing to de-obfuscate)
+            formulas_found(f, d0, m0, found)
+        if not _same(d1, m1, d0, m0) and not _same(d1, m1, v, n):
+            formulas_found(f, d1, m1, found)
         formulas_narrow(f, found, &mask.lo, &mask.hi)
     return mask
+
+
+cdef inline bint _same(const uint8_t* a, index_t m, const uint8_t* b, index_t n) noexcept nogil:
+    return m == n and memcmp(a, b, n) == 0
 
 
 cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* views,
