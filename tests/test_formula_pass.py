@@ -13,9 +13,7 @@ verdicts with and without them.
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -25,12 +23,11 @@ from ckn import sanitizer as _sanitizer
 from ckn._rule_formula import OP_AND, OP_FALSE, OP_LITERAL, program_for
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, SEGMENT_MIN, sanitize_text, sanitize_texts, scan_line
+from corpora import PROSE, rule_and_corpus_lines
 
 _linescan = pytest.importorskip("ckn._linescan")
 _rulefilter = pytest.importorskip("ckn._rulefilter")
 
-DATA = Path(__file__).parent / "data"
-PROSE = Path(__file__).parent.parent / "benchmarks" / "data" / "prose_sentences.txt"
 SCANNER = _sanitizer._LINE_SCANNER
 assert len(RULES) <= _sanitizer._RULE_BITS  # one rule per rule bit (_narrowed_over)
 CHECKS = _sanitizer._view_checks()
@@ -41,15 +38,7 @@ MODEL_BIT = _sanitizer._MODEL_BIT
 RULES_ONLY = _linescan.ViewChecks(FORMULAS, None, MODEL_BIT.bit_length() - 1)
 
 
-def _corpus() -> list[str]:
-    lines = [example for rule in RULES for example in rule.examples]
-    for path in sorted(DATA.glob("injection_*.jsonl")):
-        with path.open(encoding="utf-8") as f:
-            lines.extend(json.loads(line)["text"] for line in f if line.strip())
-    return lines + [s for s in PROSE.read_text(encoding="utf-8").split("\n") if s.strip()]
-
-
-CORPUS = _corpus()
+CORPUS = rule_and_corpus_lines()
 # Words of the rules' examples and of the literals the formulas look for, so that random
 # segments often satisfy a formula, next to the characters that decide the views.
 _WORDS = sorted({w for line in CORPUS if line.isascii() for w in line.split()[:12]})[:4000]

@@ -11,7 +11,6 @@ rejected), and compare the sanitizer's verdicts with and without the check.
 import json
 import re
 from array import array
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,23 +21,14 @@ from ckn._rule_formula import (FALSE, MAX_LITERAL, TABLE_PATH, TRUE, holds, load
                                program, program_for, required, table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
+from corpora import PROSE, rule_and_corpus_lines
 
 _rulefilter = pytest.importorskip("ckn._rulefilter")
 LiteralFormula, LiteralIndex = _rulefilter.LiteralFormula, _rulefilter.LiteralIndex
 
-DATA = Path(__file__).parent / "data"
-PROSE = Path(__file__).parent.parent / "benchmarks" / "data" / "prose_sentences.txt"
 
 
-def _lines() -> list[str]:
-    lines = [example for rule in RULES for example in rule.examples]
-    for path in sorted(DATA.glob("injection_*.jsonl")):
-        with path.open(encoding="utf-8") as f:
-            lines.extend(json.loads(line)["text"] for line in f if line.strip())
-    return lines + [s for s in PROSE.read_text(encoding="utf-8").split("\n") if s.strip()]
-
-
-LINES = _lines()
+LINES = rule_and_corpus_lines()
 VIEWS = sorted({v for line in LINES for segment in _sanitizer._segments(line)
                 for v in _sanitizer.normalized_views(segment) if _sanitizer._ascii_view(v)})
 
