@@ -27,9 +27,15 @@ after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the P
 * a segment with a run of spaced-out single letters is read once more with spaces and
   punctuation left out, and every table word found in that string counts (``_substring_bits``).
 
+* with ``checks`` (``ViewChecks``), a plain-ASCII candidate's views are then built as the
+  sanitizer builds them (lower-cased, de-obfuscated) and checked: rule bits whose rules' literal
+  formulas hold on no view, and the directive model's bit when the model scores the views at or
+  below its threshold, are dropped (``_checked``).
+
 So the pass is conservative: every segment it drops is one that ``scan_line`` rejects without
-running a regex, and the Python rules decide every segment it keeps. The test-suite checks that
-``sanitize_text`` gives the same result with and without it, and that the segments are those of
+running a regex (or on which every regex it would run fails, and the model does not fire), and
+the Python rules decide every segment it keeps. The test-suite checks that ``sanitize_text``
+gives the same result with and without it, and that the segments are those of
 ``sanitizer._segments``.
 """
 

@@ -11,8 +11,13 @@ text and its de-obfuscated form) against each selected rule in turn.
 ``nodes`` from ``ckn._rule_formula.program``): ``check(view)`` evaluates it over the index's
 found set, short-circuiting; ``search(view)`` returns ``matcher(view)`` when the formula holds
 and None when it does not, since then the regex cannot match. A view that is not ASCII passes
-unchecked. Everything runs holding the GIL (microseconds; the index's scratch is not shared
-across threads without it).
+unchecked. These run holding the GIL (microseconds; the index's scratch is not shared across
+threads without it).
+
+``FormulaBits(index, programs)`` holds the formulas of the rules behind each rule bit of the
+compiled candidate pass (``ckn._linescan.ViewChecks``) and freezes the index; its C functions
+(``formulas_found``, ``formulas_narrow``, ``ckn/_rulefilter.pxd``) read them without the GIL,
+with the caller's own found set.
 """
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH
