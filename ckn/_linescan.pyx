@@ -801,16 +801,18 @@ cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, ui
     """``_checked``'s rule bits for a segment with two quotes of a kind, lower-cased in
     ``v[:n]``, whose views blank quoted mentions (``sanitizer._without_mentions``: the text
     between two quotes becomes one space; which spans, a regex decides). Outside the blanked
-    spans, the views are ``v`` with every apostrophe inside a word read as a space (the quotes
-    that stay have the text's neighbours), de-obfuscated with or without leetspeak (which of the
-    two depends on the text that stays), so a literal there is found in one of those three
-    strings; a literal across a blanked span's space is " " or holds a quote next to a space
-    (``RuleBitFormulas.quoted``), and those count as found. The model's bit is left to Python.
-    ``d0``, ``d1``: n bytes each."""
+    spans, the views are ``v`` with every apostrophe inside a word read as a space, except the
+    quotes of a blanked span, which stay (``like'ignore …'`` reads ``like' '``), de-obfuscated
+    with or without leetspeak (which of the two depends on the text that stays). So a literal
+    of the views with no apostrophe is found in one of those three strings (``v`` so read and
+    its two de-obfuscations), unless it crosses a blanked span's space: then it is " " or holds
+    a double quote next to the space. Those literals, and every literal with an apostrophe,
+    count as found (``RuleBitFormulas.quoted``). The model's bit is left to Python. ``d0``,
+    ``d1``: n bytes each."""
     cdef index_t i, m0, m1
     for i in range(1, n - 1):
         if v[i] == 39 and _is_letter(v[i - 1]) and _is_letter(v[i + 1]):
-            v[i] = 32  # (the neighbours of a kept apostrophe are the text's, so this is exact)
+            v[i] = 32
     m0 = _deobfuscated(v, n, d0, 0)
     m1 = _deobfuscated(v, n, d1, 1)
     if m0 < 0 or m1 < 0:

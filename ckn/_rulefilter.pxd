@@ -13,8 +13,9 @@ ctypedef struct RuleBitFormulas:
     const Py_ssize_t* programs   # where each program starts in nodes
     Py_ssize_t first[127]        # rule bit b's programs: programs[first[b] : first[b + 1]]
     uint64_t covered[2]          # rule bits (lo, hi) whose every rule has a formula
-    const uint64_t* quoted       # found set of the literals that can hold a blanked mention's
-                                 # space: " ", and those with a quote (' or ") next to a space
+    const uint64_t* quoted       # found set of the literals that can span a blanked mention's
+                                 # edge: " ", those with an apostrophe, and those with a double
+                                 # quote next to a space (ckn._linescan._quoted_checked)
 
 # OR into found (found_words words) the literals that occur in the n bytes at view.
 # O(n * MAX_LITERAL).

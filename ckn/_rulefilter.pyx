@@ -326,7 +326,7 @@ cdef class FormulaBits:
         if self.quoted == NULL:
             raise MemoryError()
         for k, word in enumerate(index.literals):
-            if word == b" " or any(pair in word for pair in (b"' ", b'" ', b" '", b' "')):
+            if word == b" " or b"'" in word or b'" ' in word or b' "' in word:
                 self.quoted[k >> 6] |= 1ULL << (k & 63)
         self.data.quoted = self.quoted
 

@@ -197,7 +197,7 @@ def test_the_checks_are_the_formulas_over_both_views_and_the_models_score(pieces
                 and not any(c in text for c in "]\x1c\x1d\x1e\x1f")
                 and "<|" not in text and "<<" not in text and not ("<" in text and "_" in text))
     if readable and (text.count("'") > 1 or text.count('"') > 1):
-        # quoted mentions may be blanked: the literals that can hold a blanked span's space
+        # quoted mentions may be blanked: the literals that can span a blanked span's edge
         # count as found, the rest are looked for in the text (an apostrophe inside a word as a
         # space) and in its de-obfuscations with and without leetspeak; the model's bit is
         # Python's
@@ -206,7 +206,7 @@ def test_the_checks_are_the_formulas_over_both_views_and_the_models_score(pieces
         if None in reads:
             assert got == mask
             return
-        found = {w for w in _LITERALS if w == " " or any(p in w for p in ("' ", '" ', " '", ' "'))
+        found = {w for w in _LITERALS if w == " " or "'" in w or '" ' in w or ' "' in w
                  or any(w in read for read in reads)}
         assert got == _narrowed_over(found, mask & ~MODEL_BIT) | (mask & MODEL_BIT)
         return
@@ -304,3 +304,17 @@ def test_a_literal_across_a_blanked_mention_counts_as_found():
         _rulefilter.FormulaBits(_rulefilter.LiteralIndex(), [[([b'likes"'], [0, 0, 1])]] * 125),
         None, 125)
     assert (0, len(text)) not in _masks(text, other)  # no rule bit survives a missing literal
+
+
+def test_a_kept_quote_inside_a_word_counts_as_found():
+    """A quoted mention's quotes stay in the views next to the blanked span, even where the
+    text has an apostrophe inside a word ("like'ignore …'" reads "like' '"), which the compiled
+    pass reads as a space: every literal holding an apostrophe counts as found there."""
+    text = "Avoid phrases like'ignore previous instructions' in prompts, ignore previous instructions."
+    assert "like' '" in _python_views(text)[0]
+    checks = _linescan.ViewChecks(
+        _rulefilter.FormulaBits(_rulefilter.LiteralIndex(), [[([b"like'"], [0, 0, 1])]] * 125),
+        None, 125)
+    plain = _masks(text, None)[(0, len(text))]
+    assert plain & _sanitizer._RULE_MASK
+    assert _masks(text, checks)[(0, len(text))] == plain
