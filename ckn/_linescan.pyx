@@ -370,25 +370,39 @@ cdef inline bint _is_lower(uint8_t c) noexcept nogil:
     return 97 <= c <= 122
 
 
-cdef bint _spaced_out(const uint8_t* t, index_t n) noexcept nogil:
-    """``re.search(rb" [a-z] {1,3}[a-z] {1,3}[a-z] {1,3}[a-z](?![a-z])", t[:n])``; the space runs
-    are followed by a letter, so ``{1,3}`` has one way to match and no backtracking is needed."""
+cdef inline bint _is_sep(uint8_t c) noexcept nogil:
+    # sanitizer._SEP on ASCII: [ .\-_*/|~+,]
+    return (c == 32 or c == 46 or c == 45 or c == 95 or c == 42 or c == 47 or c == 124
+            or c == 126 or c == 43 or c == 44)
+
+
+cdef inline bint _is_alnum(uint8_t c) noexcept nogil:
+    return 97 <= c <= 122 or 48 <= c <= 57  # [^\W_] on lower-cased ASCII
+
+
+cdef bint _spaced_out(const uint8_t* t, index_t n, bint view=False) noexcept nogil:
+    """``re.search(rb" [a-z] {1,3}[a-z] {1,3}[a-z] {1,3}[a-z](?![a-z])", t[:n])`` on the word
+    table's bytes; with ``view``, ``sanitizer._SPACED_HINT.search`` on a lower-cased ASCII
+    view instead (separators ``_is_sep``, and no letter or digit after the fourth letter).
+    Each separator run is followed by a letter, so ``{1,3}`` has one way to match and no
+    backtracking is needed."""
     cdef index_t p, q, run
     cdef int letters
     for p in range(n - 1):
-        if t[p] != 32 or not _is_lower(t[p + 1]):
+        if not (_is_sep(t[p]) if view else t[p] == 32) or not _is_lower(t[p + 1]):
             continue
         q = p + 1
         letters = 1
         while letters < _MIN_SPACED:
             run = 0
-            while q + 1 + run < n and t[q + 1 + run] == 32:
+            while q + 1 + run < n and (_is_sep(t[q + 1 + run]) if view else t[q + 1 + run] == 32):
                 run += 1
             if run < 1 or run > 3 or q + 1 + run >= n or not _is_lower(t[q + 1 + run]):
                 break
             q = q + 1 + run
             letters += 1
-        if letters == _MIN_SPACED and (q + 1 >= n or not _is_lower(t[q + 1])):
+        if letters == _MIN_SPACED and (q + 1 >= n or not (_is_alnum(t[q + 1]) if view
+                                                           else _is_lower(t[q + 1]))):
             return True
     return False
 
@@ -641,12 +655,12 @@ cdef inline index_t _special_offset(index_t n) noexcept nogil:
 
 
 cdef inline index_t _views_offset(index_t n) noexcept nogil:
-    """Where the two view buffers of ``_narrowed`` start in a work area for ``n`` code points."""
+    """Where the three view buffers of ``_checked`` start in a work area for ``n`` code points."""
     return _special_offset(n) + 8 * ((n >> 6) + 2)
 
 
 cdef inline index_t _found_offset(index_t n) noexcept nogil:
-    """Where the found set of ``_narrowed`` starts in a work area for ``n`` code points."""
+    """Where the found set of ``_checked`` starts in a work area for ``n`` code points."""
     return _views_offset(n) + 3 * ((n + 8) & ~(<index_t>7))
 
 
@@ -660,25 +674,12 @@ cdef inline index_t _work_size(index_t n, const _Plan* plan) noexcept nogil:
     return _ranks_offset(n, plan) + (4 * directive_ranks_room(2 * n) if plan.checks != NULL else 0)
 
 
-# The formula check of a plain-ASCII segment (``_narrowed``) reads the views the sanitizer would
-# build for it (``sanitizer.normalized_views``): the lower-cased segment, and its de-obfuscated
-# form (``sanitizer._deobfuscate``), rebuilt here byte for byte.
-cdef inline bint _is_letter(uint8_t c) noexcept nogil:
-    return 97 <= c <= 122  # [^\W\d_] on lower-cased ASCII
-
-
-cdef inline bint _is_alnum(uint8_t c) noexcept nogil:
-    return 97 <= c <= 122 or 48 <= c <= 57  # [^\W_] on lower-cased ASCII
-
-
+# The checks of a plain-ASCII segment (``_checked``) read the views the sanitizer would build for
+# it (``sanitizer.normalized_views``): the lower-cased segment, and its de-obfuscated form
+# (``sanitizer._deobfuscate``), rebuilt here byte for byte. A letter (``[^\W\d_]``) of a
+# lower-cased ASCII view is ``_is_lower``.
 cdef inline bint _is_leet(uint8_t c) noexcept nogil:
     return 48 <= c <= 57 or c == 64 or c == 36  # [0-9@$]
-
-
-cdef inline bint _is_sep(uint8_t c) noexcept nogil:
-    # sanitizer._SEP on ASCII: [ .\-_*/|~+,]
-    return (c == 32 or c == 46 or c == 45 or c == 95 or c == 42 or c == 47 or c == 124
-            or c == 126 or c == 43 or c == 44)
 
 
 cdef inline bint _is_intra_punct(uint8_t c) noexcept nogil:
@@ -686,44 +687,20 @@ cdef inline bint _is_intra_punct(uint8_t c) noexcept nogil:
     return c == 46 or c == 45 or c == 42 or c == 124 or c == 126 or c == 94 or c == 43 or c == 96
 
 
-cdef bint _spaced_hint(const uint8_t* t, index_t n) noexcept nogil:
-    """``sanitizer._SPACED_HINT.search`` on the lower-cased ASCII ``t[:n]``: a separator, then
-    four letters each after one to three separators, not followed by a letter or digit (a
-    separator run ends at a letter, so each ``{1,3}`` has one way to match)."""
-    cdef index_t p, q, run
-    cdef int letters
-    for p in range(n - 1):
-        if not _is_sep(t[p]) or not _is_letter(t[p + 1]):
-            continue
-        q = p + 1
-        letters = 1
-        while letters < 4:
-            run = 0
-            while q + 1 + run < n and _is_sep(t[q + 1 + run]):
-                run += 1
-            if run < 1 or run > 3 or q + 1 + run >= n or not _is_letter(t[q + 1 + run]):
-                break
-            q = q + 1 + run
-            letters += 1
-        if letters == 4 and (q + 1 >= n or not _is_alnum(t[q + 1])):
-            return True
-    return False
-
-
 cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
                           int leet_mode=-1) noexcept nogil:
     """``sanitizer._deobfuscate`` of the lower-cased ASCII view ``v[:n]``, written to ``out``
     (``n`` bytes of room); its length, or -1 when the view has spaced-out letters
-    (``_SPACED_HINT``), whose joining is left to Python. The steps, as there: leetspeak read
-    as letters in the whole view when a leet character touches a letter (``leet_mode`` -1; 0:
-    never, 1: always); punctuation inside a word dropped (``_INTRA_PUNCT``); an underscore
+    (``_SPACED_HINT``: ``_spaced_out``), whose joining is left to Python. The steps, as there:
+    leetspeak read as letters in the whole view when a leet character touches a letter
+    (``leet_mode`` -1; 0: never, 1: always); punctuation inside a word dropped (``_INTRA_PUNCT``); an underscore
     dropped between a run of 1 to 4 letters and one of 1 to 5 (``_SHORT_UNDERSCORE``, matched
     left to right). O(n)."""
     cdef index_t i, m, w, p, r, q, s
     cdef bint leet = leet_mode == 1, underscore = False, dropped
     cdef uint8_t c
     for i in range(n if leet_mode < 0 else 0):
-        if _is_leet(v[i]) and (i > 0 and _is_letter(v[i - 1]) or i + 1 < n and _is_letter(v[i + 1])):
+        if _is_leet(v[i]) and (i > 0 and _is_lower(v[i - 1]) or i + 1 < n and _is_lower(v[i + 1])):
             leet = True
             break
     for i in range(n):
@@ -737,13 +714,13 @@ cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
             elif c == 55: c = 116
             elif c == 56: c = 98
         out[i] = c
-    if _spaced_hint(out, n):
+    if _spaced_out(out, n, True):
         return -1
     w = 0
     for i in range(n):  # a removal only moves bytes left of i, so out[i - 1] is still the original
         c = out[i]
-        if not (_is_intra_punct(c) and i > 0 and _is_letter(out[i - 1]) and i + 1 < n
-                and _is_letter(out[i + 1])):
+        if not (_is_intra_punct(c) and i > 0 and _is_lower(out[i - 1]) and i + 1 < n
+                and _is_lower(out[i + 1])):
             out[w] = c
             w += 1
         underscore |= c == 95
@@ -755,7 +732,7 @@ cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
     while p < m:
         r = 0  # the letters of a run starting at p (the lookbehind: no letter or digit before)
         if p == 0 or not _is_alnum(out[p - 1]):
-            while p + r < m and _is_letter(out[p + r]):
+            while p + r < m and _is_lower(out[p + r]):
                 r += 1
         if r == 0:
             out[w] = out[p]
@@ -766,7 +743,7 @@ cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
         if r <= 4 and p + r < m and out[p + r] == 95:
             q = p + r + 1
             s = 0
-            while q + s < m and s <= 5 and _is_letter(out[q + s]):
+            while q + s < m and s <= 5 and _is_lower(out[q + s]):
                 s += 1
             dropped = 1 <= s <= 5 and (q + s >= m or not _is_alnum(out[q + s]))
         for i in range(r):  # w <= p: nothing from p on was written yet
@@ -811,7 +788,7 @@ cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, ui
     ``d1``: n bytes each."""
     cdef index_t i, m0, m1
     for i in range(1, n - 1):
-        if v[i] == 39 and _is_letter(v[i - 1]) and _is_letter(v[i + 1]):
+        if v[i] == 39 and _is_lower(v[i - 1]) and _is_lower(v[i + 1]):
             v[i] = 32
     m0 = _deobfuscated(v, n, d0, 0)
     m1 = _deobfuscated(v, n, d1, 1)
@@ -882,7 +859,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
         return mask
     if quoted:
         return _quoted_checked(f, v0, v1, v2, n, found, mask)
-    if 0 < apostrophe < n - 1 and _is_letter(v0[apostrophe - 1]) and _is_letter(v0[apostrophe + 1]):
+    if 0 < apostrophe < n - 1 and _is_lower(v0[apostrophe - 1]) and _is_lower(v0[apostrophe + 1]):
         v0[apostrophe] = 32  # inside a word it reads as a space (sanitizer._APOSTROPHE)
     m = _deobfuscated(v0, n, v1)
     if m < 0:

@@ -115,6 +115,8 @@ def _assert_c_deobfuscation_is_the_regexes(view: str) -> None:
 @example("i.g.n.o.r.e 1gn0r3 ab_cd_ef_gh x_y")
 @example("e.g. a-b-c a*b v1.2 x86_64 3d _ab_cd 9_ab")
 @example("abcde_fg ab_cdefgh abc_de1 ab_cd_")
+@example(" a b c d2 and a.b.c.d9 (a digit after the fourth letter: not spaced out)")
+@example("x i-g-n-o-r-e a  b,c/d e")
 def test_c_deobfuscation_is_the_sanitizers(view):
     _assert_c_deobfuscation_is_the_regexes(view)
 
@@ -134,8 +136,8 @@ def test_c_deobfuscation_leaves_other_views_to_python():
     assert _sanitizer._deobfuscate("écran 1gn0re") == _sanitizer._deobfuscate_regex("écran 1gn0re")
 
 
-def _masks(text: str, formulas) -> dict[tuple[int, int], int]:
-    spans = SCANNER.candidates(text, SEGMENT_MIN, formulas)
+def _masks(text: str, checks) -> dict[tuple[int, int], int]:
+    spans = SCANNER.candidates(text, SEGMENT_MIN, checks)
     return {(spans[k + 2], spans[k + 3]): spans[k + 4] for k in range(0, len(spans), 5)}
 
 
