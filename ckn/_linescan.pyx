@@ -670,8 +670,11 @@ cdef inline index_t _ranks_offset(index_t n, const _Plan* plan) noexcept nogil:
 
 
 cdef inline index_t _work_size(index_t n, const _Plan* plan) noexcept nogil:
-    """Bytes of the work area ``linescan_candidates`` needs for a text of ``n`` code points."""
-    return _ranks_offset(n, plan) + (4 * directive_ranks_room(2 * n) if plan.checks != NULL else 0)
+    """Bytes of the work area ``linescan_candidates`` needs for a text of ``n`` code points
+    (the view checks' buffers only with ``plan.checks``)."""
+    if plan.checks == NULL:
+        return _views_offset(n)
+    return _ranks_offset(n, plan) + 4 * directive_ranks_room(2 * n)
 
 
 # The checks of a plain-ASCII segment (``_checked``) read the views the sanitizer would build for
@@ -693,9 +696,9 @@ cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
     (``n`` bytes of room); its length, or -1 when the view has spaced-out letters
     (``_SPACED_HINT``: ``_spaced_out``), whose joining is left to Python. The steps, as there:
     leetspeak read as letters in the whole view when a leet character touches a letter
-    (``leet_mode`` -1; 0: never, 1: always); punctuation inside a word dropped (``_INTRA_PUNCT``); an underscore
-    dropped between a run of 1 to 4 letters and one of 1 to 5 (``_SHORT_UNDERSCORE``, matched
-    left to right). O(n)."""
+    (``leet_mode`` -1; 0: never, 1: always); punctuation inside a word dropped
+    (``_INTRA_PUNCT``); an underscore dropped between a run of 1 to 4 letters and one of 1 to 5
+    (``_SHORT_UNDERSCORE``, matched left to right). O(n)."""
     cdef index_t i, m, w, p, r, q, s
     cdef bint leet = leet_mode == 1, underscore = False, dropped
     cdef uint8_t c
@@ -773,6 +776,16 @@ def deobfuscated_ascii(str view not None):
     return out[:m].decode("ascii")
 
 
+cdef void _apostrophes_as_spaces(uint8_t* v, index_t n) noexcept nogil:
+    """``sanitizer._APOSTROPHE.sub(" ", ...)`` on the lower-cased ASCII ``v[:n]`` in place: an
+    apostrophe between two letters reads as a space (replacing one changes no neighbour's
+    letterhood, so left to right is exact)."""
+    cdef index_t i
+    for i in range(1, n - 1):
+        if v[i] == 39 and _is_lower(v[i - 1]) and _is_lower(v[i + 1]):
+            v[i] = 32
+
+
 cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, uint8_t* d1,
                            index_t n, uint64_t* found, _Mask mask) noexcept nogil:
     """``_checked``'s rule bits for a segment with two quotes of a kind, lower-cased in
@@ -786,10 +799,8 @@ cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, ui
     a double quote next to the space. Those literals, and every literal with an apostrophe,
     count as found (``RuleBitFormulas.quoted``). The model's bit is left to Python. ``d0``,
     ``d1``: n bytes each."""
-    cdef index_t i, m0, m1
-    for i in range(1, n - 1):
-        if v[i] == 39 and _is_lower(v[i - 1]) and _is_lower(v[i + 1]):
-            v[i] = 32
+    cdef index_t m0, m1
+    _apostrophes_as_spaces(v, n)
     m0 = _deobfuscated(v, n, d0, 0)
     m1 = _deobfuscated(v, n, d1, 1)
     if m0 < 0 or m1 < 0:
@@ -826,8 +837,8 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     O(n * MAX_LITERAL)."""
     cdef index_t i, m
     cdef uint32_t c
-    cdef bint angle = False, underscore = False, quoted = False
-    cdef index_t apostrophe = -1, double_quote = -1
+    cdef bint angle = False, underscore = False
+    cdef int apostrophes = 0, double_quotes = 0
     cdef uint8_t* v0 = views
     cdef uint8_t* v1 = views + n
     cdef uint8_t* v2 = views + 2 * n
@@ -840,13 +851,10 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
         c = d[i]
         if 65 <= c <= 90:
             c += 32
-        elif c == 39 or c == 34:  # one of each kind quotes nothing
-            if (apostrophe if c == 39 else double_quote) >= 0:
-                quoted = True
-            if c == 39:
-                apostrophe = i
-            else:
-                double_quote = i
+        elif c == 39:
+            apostrophes += 1
+        elif c == 34:
+            double_quotes += 1
         elif c == 93 or 28 <= c <= 31:
             return mask
         elif c == 60:
@@ -857,10 +865,10 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
         v0[i] = <uint8_t>c
     if angle and underscore:
         return mask
-    if quoted:
+    if apostrophes > 1 or double_quotes > 1:  # one of each kind quotes nothing
         return _quoted_checked(f, v0, v1, v2, n, found, mask)
-    if 0 < apostrophe < n - 1 and _is_lower(v0[apostrophe - 1]) and _is_lower(v0[apostrophe + 1]):
-        v0[apostrophe] = 32  # inside a word it reads as a space (sanitizer._APOSTROPHE)
+    if apostrophes:
+        _apostrophes_as_spaces(v0, n)
     m = _deobfuscated(v0, n, v1)
     if m < 0:
         return mask
