@@ -44,7 +44,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 from ckn._directive cimport AsciiScorer, DirectiveTables, directive_ranks_room, directive_weight_sum
-from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_found, formulas_narrow
+from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_check
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
 __all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_ascii"]
@@ -666,7 +666,7 @@ cdef inline index_t _found_offset(index_t n) noexcept nogil:
 
 cdef inline index_t _ranks_offset(index_t n, const _Plan* plan) noexcept nogil:
     """Where the ranks scratch of the model's weight sum starts in a work area."""
-    return _found_offset(n) + (8 * plan.checks.formulas.found_words if plan.checks != NULL else 0)
+    return _found_offset(n) + (8 * plan.checks.formulas.found_size if plan.checks != NULL else 0)
 
 
 cdef inline index_t _work_size(index_t n, const _Plan* plan) noexcept nogil:
@@ -797,22 +797,30 @@ cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, ui
     of the views with no apostrophe is found in one of those three strings (``v`` so read and
     its two de-obfuscations), unless it crosses a blanked span's space: then it is " " or holds
     a double quote next to the space. Those literals, and every literal with an apostrophe,
-    count as found (``RuleBitFormulas.quoted``). The model's bit is left to Python. ``d0``,
-    ``d1``: n bytes each."""
+    count as found (``RuleBitFormulas.quoted``). The literals' places in those strings need not
+    be in the views' order, so only their presence is checked (no SEQ order). The model's bit
+    is left to Python. ``d0``, ``d1``: n bytes each."""
     cdef index_t m0, m1
+    cdef const uint8_t* strings[3]
+    cdef Py_ssize_t sizes[3]
+    cdef Py_ssize_t count = 1
     _apostrophes_as_spaces(v, n)
     m0 = _deobfuscated(v, n, d0, 0)
     m1 = _deobfuscated(v, n, d1, 1)
     if m0 < 0 or m1 < 0:
         return mask
     if mask.lo & f.covered[0] or mask.hi & f.covered[1]:
-        memcpy(found, f.quoted, f.found_words * sizeof(uint64_t))
-        formulas_found(f, v, n, found)
+        strings[0] = v
+        sizes[0] = n
         if not _same(d0, m0, v, n):  # (most text has nothing to de-obfuscate)
-            formulas_found(f, d0, m0, found)
+            strings[count] = d0
+            sizes[count] = m0
+            count += 1
         if not _same(d1, m1, d0, m0) and not _same(d1, m1, v, n):
-            formulas_found(f, d1, m1, found)
-        formulas_narrow(f, found, &mask.lo, &mask.hi)
+            strings[count] = d1
+            sizes[count] = m1
+            count += 1
+        formulas_check(f, strings, sizes, count, f.quoted, False, found, &mask.lo, &mask.hi)
     return mask
 
 
@@ -825,7 +833,9 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     """``mask`` after a look at the views of the plain-ASCII segment ``d[:n]`` that the sanitizer
     would build (``sanitizer.normalized_views``): the lower-cased segment and its de-obfuscated
     form (an apostrophe inside a word reads as a space). The rule bits whose rules' literal
-    formulas hold on neither view are dropped, and so is the model's bit when the directive
+    formulas fail over the literals of both views found together (each at its earliest end and
+    latest start in either, which keeps every formula that holds on one of them, SEQ order
+    included) are dropped, and so is the model's bit when the directive
     model scores the views at or below its threshold (the double ``Model.score`` gives). A
     segment with two quotes of a kind, whose views may blank quoted mentions, goes to
     ``_quoted_checked``. A segment whose base view ``sanitizer._without_mentions`` could change
@@ -833,7 +843,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     sends to the Unicode regexes (FS, GS, RS, US), or one with spaced-out letters keeps its
     mask, as does the model's bit when a view may hold an address
     (``directive_weight_sum``): Python decides them. ``views``: 3 * n bytes;
-    ``found``: ``found_words`` words; ``ranks``: ``directive_ranks_room(2 * n)`` slots.
+    ``found``: ``found_size`` words; ``ranks``: ``directive_ranks_room(2 * n)`` slots.
     O(n * MAX_LITERAL)."""
     cdef index_t i, m
     cdef uint32_t c
@@ -878,11 +888,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     sizes[1] = m
     n_views = 1 + (m != n or memcmp(v0, v1, n) != 0)
     if mask.lo & f.covered[0] or mask.hi & f.covered[1]:
-        memset(found, 0, f.found_words * sizeof(uint64_t))
-        formulas_found(f, v0, n, found)
-        if n_views == 2:
-            formulas_found(f, v1, m, found)
-        formulas_narrow(f, found, &mask.lo, &mask.hi)
+        formulas_check(f, pair, sizes, n_views, NULL, True, found, &mask.lo, &mask.hi)
     if (checks.model != NULL and (mask.lo & checks.model_bit.lo or mask.hi & checks.model_bit.hi)
             and directive_weight_sum(checks.model, pair, sizes, n_views, ranks, &s) == 0
             and checks.model.bias + s <= checks.model.threshold):

@@ -6,6 +6,13 @@ concatenation, OR over alternatives, nothing from optional, repeated-zero-times,
 case-insensitive parts (a lookaround's literals are in the string too). Literals holding a
 non-ASCII character cannot occur in ASCII text and count as false.
 
+Order is kept too: a concatenation is cut into pieces wherever no exact text joins one part to
+the next (after ``\\W*`` and the like), and its formula is the SEQ of the pieces' formulas: the
+pieces match one after another, so some literal occurrence satisfying the first piece ends at
+or before the start of one satisfying the second ("ignore" … "previous" holds on "ignore
+previous", not on "previous ignore"). A lookaround's formula may hold anywhere in the string:
+it is wrapped in P (present), which requires it but places nothing.
+
 ``program(formula)`` turns a formula into the form ``ckn._rulefilter.LiteralFormula`` evaluates
 in C: its literals (each cut to at most ``MAX_LITERAL`` bytes: a prefix of a literal that
 occurs occurs too, so the formula only weakens) and the formula's nodes in prefix order. The
@@ -18,8 +25,19 @@ Deriving the rules' programs takes about half a second, so they ship in ``rule_f
 entry carries a hash of its rule's pattern: ``program_for`` derives the program afresh for a
 rule whose pattern no longer matches its entry.
 
-Formulas are tuples: ``("T",)`` true, ``("F",)`` false, ``("L", s)`` "``s`` occurs", and
-``("AND", parts)`` / ``("OR", parts)``.
+Formulas are tuples: ``("T",)`` true, ``("F",)`` false, ``("L", s)`` "``s`` occurs",
+``("AND", parts)`` / ``("OR", parts)``, ``("SEQ", parts)`` (every part holds, in that order)
+and ``("P", part)`` (the part holds somewhere).
+
+``holds`` evaluates a formula over the positions of its literals in the text. For each part it
+derives a lower bound on where a match region of that part ends (E) and an upper bound on
+where it starts (S): a literal's first end and last start; the min E / max S over an OR's true
+parts; the max E / min S over an AND's or a SEQ's parts; nothing (0, infinity) for P. A SEQ
+holds when each part holds and no earlier part's E exceeds a later part's S (a SEQ of more
+than ``MAX_PIECES`` parts: order unchecked). If the regex
+matches, every part's region lies inside the match in that order, so these bounds hold and the
+formula does (the tests check it on every match): skipping the regex where it fails changes
+no verdict.
 """
 
 from __future__ import annotations
@@ -37,20 +55,21 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre
     import sre_parse as _sre_parse
 
-__all__ = ["MAX_LITERAL", "TABLE_PATH", "TRUE", "FALSE", "required", "holds", "program",
-           "program_for", "pattern_key", "load_table", "table"]
+__all__ = ["MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "TRUE", "FALSE", "required", "holds", "holds_over",
+           "cut", "program", "program_for", "pattern_key", "load_table", "table"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)
+MAX_PIECES = 16    # pieces of a SEQ whose order is checked (a longer SEQ counts as an AND)
 _EXACT_MAX = 4096  # exact string sets up to this size are kept, larger ones become formulas
 _CLASS_MAX = 32    # character classes up to this size are exact sets
 
 # Program nodes: (op, argument, end), end = the index of the node after this one's subtree.
-OP_LITERAL, OP_AND, OP_OR, OP_FALSE = 0, 1, 2, 3
+OP_LITERAL, OP_AND, OP_OR, OP_FALSE, OP_SEQ, OP_PRESENT, OP_PIECE = 0, 1, 2, 3, 4, 5, 6
 
 
 def _combine(kind: str, parts):
-    """AND or OR of formulas, flattened; TRUE and FALSE absorb or vanish."""
+    """AND, OR or SEQ of formulas, flattened; TRUE and FALSE absorb or vanish."""
     absorbing, neutral = (TRUE, FALSE) if kind == "OR" else (FALSE, TRUE)
     out = []
     for f in parts:
@@ -83,16 +102,24 @@ def _product(xs: frozenset, ys: frozenset) -> frozenset | None:
     return frozenset(x + y for x in xs for y in ys)
 
 
+def _present(formula):
+    """``formula`` required somewhere in the string, placing nothing (a lookaround's)."""
+    return formula if formula in (TRUE, FALSE) else ("P", formula)
+
+
 def _sequence(items):
     """Info of a concatenation. Runs of exact nodes stay exact strings (their product); an
     inexact node's known prefixes are joined to the exact strings before it, and its known
-    suffixes start the next run, so literals stay contiguous across it. A lookaround is
-    zero-width: its formula joins the result and the run goes on across it."""
-    acc, tail, head, exact = TRUE, _NOTHING, _NOTHING, True
+    suffixes start the next run, so literals stay contiguous across it. Where an inexact node
+    leaves no known suffix, nothing joins it to what follows: the piece so far is closed and
+    the formula is the SEQ of the pieces (each piece's literals lie inside its own stretch of
+    the match). A lookaround is zero-width: its formula joins the result as present (P) and the
+    run goes on across it."""
+    pieces, acc, tail, head, exact, around = [], TRUE, _NOTHING, _NOTHING, True, TRUE
     for op, av in items:
         info = _node(op, av)
         if info[0] == "A":  # lookaround
-            acc = _combine("AND", [acc, info[1]])
+            around = _combine("AND", [around, _present(info[1])])
             continue
         if info[0] == "E":
             joined = _product(tail, info[1])
@@ -112,9 +139,13 @@ def _sequence(items):
         if exact:
             head, exact = joined, False
         tail = suffixes
+        if tail == _NOTHING:
+            pieces.append(acc)
+            acc = TRUE
     if exact:
         return ("E", tail)
-    return ("M", _combine("AND", [acc, _formula(("E", tail))]), head, tail)
+    pieces.append(_combine("AND", [acc, _formula(("E", tail))]))
+    return ("M", _combine("AND", [_combine("SEQ", pieces), around]), head, tail)
 
 
 def _node(op, av):
@@ -180,30 +211,80 @@ def required(pattern: str, flags: int = re.MULTILINE):
     return _formula(_sequence(parsed.data))
 
 
-def holds(formula, text: str) -> bool:
-    """Whether ``text`` satisfies ``formula`` (the reference evaluation, in Python)."""
+def cut(formula):
+    """``formula`` with every literal cut to ``MAX_LITERAL`` characters: what ``program``
+    makes of it, so what the C check evaluates."""
+    if formula[0] == "L":
+        return ("L", formula[1][:MAX_LITERAL])
+    if formula[0] in ("AND", "OR", "SEQ"):
+        return (formula[0], tuple(cut(part) for part in formula[1]))
+    if formula[0] == "P":
+        return ("P", cut(formula[1]))
+    return formula
+
+
+_FAR = float("inf")
+
+
+def _placed(formula, where) -> tuple[int, float] | None:
+    """``(E, S)`` of ``formula`` (see the module docstring) when it holds, else None;
+    ``where(literal)`` gives the literal's first end and last start, or None when absent."""
     kind = formula[0]
     if kind in ("T", "F"):
-        return kind == "T"
+        return (0, _FAR) if kind == "T" else None
     if kind == "L":
-        return formula[1] in text
-    parts = (holds(f, text) for f in formula[1])
-    return all(parts) if kind == "AND" else any(parts)
+        return where(formula[1])
+    if kind == "P":
+        return None if _placed(formula[1], where) is None else (0, _FAR)
+    if kind == "OR":
+        true = [b for b in (_placed(f, where) for f in formula[1]) if b is not None]
+        return (min(b[0] for b in true), max(b[1] for b in true)) if true else None
+    ends, starts = [0], [_FAR]
+    for part in formula[1]:
+        bounds = _placed(part, where)
+        if bounds is None or (kind == "SEQ" and len(formula[1]) <= MAX_PIECES
+                              and max(ends) > bounds[1]):
+            return None
+        ends.append(bounds[0])
+        starts.append(bounds[1])
+    return max(ends), min(starts)
+
+
+def holds_over(formula, texts) -> bool:
+    """Whether ``formula`` holds over the literals of all ``texts`` together, each literal
+    placed at its earliest end and latest start in any of them (what the compiled candidate
+    pass evaluates over a segment's views: weaker than holding on one of them)."""
+    def where(literal: str):
+        found = [(t.find(literal) + len(literal), t.rfind(literal))
+                 for t in texts if literal in t]
+        return (min(f[0] for f in found), max(f[1] for f in found)) if found else None
+
+    return _placed(formula, where) is not None
+
+
+def holds(formula, text: str) -> bool:
+    """Whether ``text`` satisfies ``formula`` (the reference evaluation, in Python)."""
+    return holds_over(formula, (text,))
 
 
 def program(formula) -> tuple[list[bytes], array] | None:
     """``(literals, nodes)`` for ``ckn._rulefilter.LiteralFormula``, or None for TRUE (nothing
     to check). ``literals``: the distinct literals, as ASCII bytes cut to ``MAX_LITERAL``;
     ``nodes``: array('i') of (op, argument, end) triples in prefix order (op ``OP_LITERAL``
-    with a literal index, ``OP_AND`` / ``OP_OR`` followed by their children's subtrees, or
-    ``OP_FALSE`` alone)."""
+    with a literal index, ``OP_AND`` / ``OP_OR`` with the number of children, followed by
+    their subtrees, ``OP_PRESENT`` followed by its one child's, or ``OP_FALSE`` alone). A SEQ
+    is ``OP_SEQ`` with its number of pieces, followed by the conjuncts of all its pieces (a
+    piece's AND parts), each as ``OP_PIECE`` with the piece's index followed by the conjunct's
+    subtree: like an AND's parts, they come smallest first for the presence check, and the
+    piece indices give the order."""
     if formula == TRUE:
         return None
     literals: dict[bytes, int] = {}
     nodes = array("i")
 
     def size(f) -> int:
-        return 1 if f[0] in ("L", "F") else sum(map(size, f[1]))
+        return (1 if f[0] in ("L", "F") else size(f[1]) if f[0] == "P"
+                else sum(map(size, f[1])))
 
     def emit(f) -> None:
         at = len(nodes) // 3
@@ -212,6 +293,20 @@ def program(formula) -> tuple[list[bytes], array] | None:
         elif f[0] == "L":
             word = f[1].encode("ascii")[:MAX_LITERAL]
             nodes.extend((OP_LITERAL, literals.setdefault(word, len(literals)), at + 1))
+        elif f[0] == "P":
+            nodes.extend((OP_PRESENT, 1, 0))
+            emit(f[1])
+            nodes[3 * at + 2] = len(nodes) // 3
+        elif f[0] == "SEQ":
+            nodes.extend((OP_SEQ, len(f[1]), 0))
+            conjuncts = [(piece, part) for piece, whole in enumerate(f[1])
+                         for part in (whole[1] if whole[0] == "AND" else (whole,))]
+            for piece, part in sorted(conjuncts, key=lambda c: size(c[1])):
+                start = len(nodes) // 3
+                nodes.extend((OP_PIECE, piece, 0))
+                emit(part)
+                nodes[3 * start + 2] = len(nodes) // 3
+            nodes[3 * at + 2] = len(nodes) // 3
         else:
             nodes.extend((OP_AND if f[0] == "AND" else OP_OR, len(f[1]), 0))
             # the smaller parts first: a false part of an AND, or a true part of an OR, ends

@@ -8,23 +8,29 @@ ctypedef struct RuleBitFormulas:
     const int32_t* literal_at    # per node: the literal that ends there, or -1
     const uint8_t* classes       # per ASCII byte: its class, 0 = in no literal
     Py_ssize_t width
-    Py_ssize_t found_words       # uint64 words of a found set (one bit per literal)
+    Py_ssize_t literals          # how many literals the trie holds
+    Py_ssize_t found_words       # uint64 words of a found set's bits (one bit per literal)
+    Py_ssize_t found_size        # uint64 words of a found set: found bits, placed bits, then
+                                 # per literal its first end, then its last start
     const int32_t* nodes         # every program's (op, argument, end) triples, one after another
     const Py_ssize_t* programs   # where each program starts in nodes
+    const uint8_t* ordered       # per program: it has a SEQ node (its order is checked)
+    uint64_t ordered_bits[2]     # rule bits (lo, hi) with an ordered program
     Py_ssize_t first[127]        # rule bit b's programs: programs[first[b] : first[b + 1]]
     uint64_t covered[2]          # rule bits (lo, hi) whose every rule has a formula
-    const uint64_t* quoted       # found set of the literals that can span a blanked mention's
+    const uint64_t* quoted       # found bits of the literals that can span a blanked mention's
                                  # edge: " ", those with an apostrophe, and those with a double
                                  # quote next to a space (ckn._linescan._quoted_checked)
 
-# OR into found (found_words words) the literals that occur in the n bytes at view.
-# O(n * MAX_LITERAL).
-cdef void formulas_found(const RuleBitFormulas* f, const uint8_t* view, Py_ssize_t n,
-                         uint64_t* found) noexcept nogil
-
-# Clear the covered rule bits of (lo, hi) none of whose programs holds over found.
-cdef void formulas_narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
-                          uint64_t* hi) noexcept nogil
+# Clear the covered rule bits of (lo, hi) none of whose programs holds over the literals found
+# in the count views (views[k]: sizes[k] ASCII bytes) together, plus those of the bit set extra
+# (found_words words) when not NULL; with ordered, a program's SEQ nodes must also hold in order
+# over the literals' places, each literal at its earliest end and latest start in any view
+# (taken only when a bit with an ordered program is left). found: found_size words of scratch.
+# O(total size * MAX_LITERAL).
+cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
+                         const Py_ssize_t* sizes, Py_ssize_t count, const uint64_t* extra,
+                         bint ordered, uint64_t* found, uint64_t* lo, uint64_t* hi) noexcept nogil
 
 cdef class LiteralIndex:
     cdef dict ids               # literal (bytes) -> its number
@@ -35,18 +41,21 @@ cdef class LiteralIndex:
     cdef int32_t* literal_at    # per node: the literal that ends there, or -1
     cdef uint8_t classes[128]   # per ASCII byte: its class (1..width-1), 0 = in no literal
     cdef Py_ssize_t width
-    cdef uint64_t* found        # _KEPT bit sets: the literals found in kept[k]
+    cdef uint64_t* found        # _KEPT found sets: the literals found in kept[k]
     cdef Py_ssize_t found_words
+    cdef Py_ssize_t found_size
+    cdef unsigned placed        # bit k: kept[k]'s found set has its places
     cdef list kept              # the views held, so that no other string has their identity
     cdef Py_ssize_t victim      # the slot to refill next
 
     cpdef list add(self, list literals)
     cdef int _build(self) except -1
-    cdef const uint64_t* found_in(self, str view) except NULL
+    cdef const uint64_t* found_in(self, str view, bint place) except NULL
 
 cdef class FormulaBits:
     cdef RuleBitFormulas data
     cdef LiteralIndex index
     cdef int32_t* nodes
     cdef Py_ssize_t* programs
+    cdef uint8_t* ordered
     cdef uint64_t* quoted

@@ -2,15 +2,18 @@
 
 ``LiteralIndex()`` holds the literals of every formula made with it in one trie (byte classes:
 the characters of the literals; every other byte ends a walk). ``found`` for an ASCII view is
-the set of its literals that occur in the view: a walk of the trie from every position, at most
-``MAX_LITERAL`` steps each, so O(len(view) · MAX_LITERAL) and usually a step or two per
-position. It is kept for the last ``_KEPT`` views: the sanitizer checks a segment's views (the
-text and its de-obfuscated form) against each selected rule in turn.
+the set of its literals that occur in the view, each with its first end and last start: a walk
+of the trie from every position, at most ``MAX_LITERAL`` steps each, so O(len(view) ·
+MAX_LITERAL) and usually a step or two per position. It is kept for the last ``_KEPT`` views:
+the sanitizer checks a segment's views (the text and its de-obfuscated form) against each
+selected rule in turn.
 
 ``LiteralFormula(index, literals, nodes, matcher)`` is one rule's formula (``literals`` and
 ``nodes`` from ``ckn._rule_formula.program``): ``check(view)`` evaluates it over the index's
-found set, short-circuiting; ``search(view)`` returns ``matcher(view)`` when the formula holds
-and None when it does not, since then the regex cannot match. A view that is not ASCII passes
+found set as ``ckn._rule_formula.holds`` does: first whether its literals occur
+(short-circuiting), then, for a formula with a SEQ node, the order of their places
+(``_placed``); ``search(view)`` returns ``matcher(view)`` when the formula holds and None when
+it does not, since then the regex cannot match. A view that is not ASCII passes
 unchecked. These run holding the GIL (microseconds; the index's scratch is not shared across
 threads without it).
 
@@ -21,11 +24,12 @@ with the caller's own found set.
 """
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH
-from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from ckn._rule_formula import MAX_LITERAL, OP_AND, OP_FALSE, OP_LITERAL, OP_OR
+from ckn._rule_formula import (MAX_LITERAL, MAX_PIECES, OP_AND, OP_FALSE, OP_LITERAL, OP_OR,
+                               OP_PIECE, OP_PRESENT, OP_SEQ)
 
 __all__ = ["LiteralFormula", "LiteralIndex"]
 
@@ -44,41 +48,199 @@ cdef extern from *:
     """
     int _lowest_bit "ckn_rf_lowest_bit"(uint64_t x) noexcept nogil  # x != 0
 
+cdef extern from "Python.h":
+    const Py_ssize_t PY_SSIZE_T_MAX
+
 cdef enum:  # the node operations of ckn._rule_formula.program
     _LIT = 0
     _AND = 1
     _OR = 2
     _FALSE = 3
+    _SEQ = 4
+    _PRESENT = 5
+    _PIECE = 6
+    _ANY = 7  # internal (_copy_program): an OR of literals as (word, mask lo, mask hi) triples
 
 cdef enum:
     _KEPT = 4  # views whose found sets are kept
+    _MAX_PIECES = 16  # pieces of a SEQ whose order _placed checks (more: presence only)
 
-if (OP_LITERAL, OP_AND, OP_OR, OP_FALSE) != (_LIT, _AND, _OR, _FALSE):
+if (OP_LITERAL, OP_AND, OP_OR, OP_FALSE, OP_SEQ, OP_PRESENT, OP_PIECE, MAX_PIECES) != (
+        _LIT, _AND, _OR, _FALSE, _SEQ, _PRESENT, _PIECE, _MAX_PIECES):
     raise ImportError("ckn._rulefilter: node operations differ from ckn._rule_formula's")
 
 
+cdef inline Py_ssize_t _bit_words(Py_ssize_t literals) noexcept nogil:
+    """uint64 words of a bit set over ``literals`` literals."""
+    return (literals >> 6) + 1
+
+
+cdef inline Py_ssize_t* _ends(const uint64_t* found, Py_ssize_t literals) noexcept nogil:
+    """A found set's first ends (then its last starts), after its found and placed bits."""
+    return <Py_ssize_t*>(found + 2 * _bit_words(literals))
+
+
+cdef inline Py_ssize_t _found_size(Py_ssize_t literals) noexcept nogil:
+    """uint64 words of a found set over ``literals`` literals: the found bits, the placed bits
+    (whose literals' first end and last start are set), then the first ends and last starts."""
+    return 2 * _bit_words(literals) + 2 * literals
+
+
+cdef inline uint64_t _mask_of(const int32_t* triple) noexcept nogil:
+    """The 64-bit word mask of an ``_ANY`` triple (word, mask lo, mask hi)."""
+    return <uint32_t>triple[1] | (<uint64_t><uint32_t>triple[2]) << 32
+
+
 cdef bint _holds(const int32_t* nodes, Py_ssize_t i, const uint64_t* found) noexcept nogil:
-    """Node ``i`` (and its subtree) over the bit set of the literals found."""
+    """Node ``i`` (and its subtree) over the bit set of the literals found, order aside (a SEQ
+    as the AND of its pieces' conjuncts, a P or a piece as its part)."""
     cdef int32_t op = nodes[3 * i], arg = nodes[3 * i + 1]
     cdef Py_ssize_t j, end
+    cdef bint every
     if op == _LIT:
         return (found[arg >> 6] >> (arg & 63)) & 1
+    if op == _ANY:
+        for j in range(i + 1, i + 1 + arg):
+            if found[nodes[3 * j]] & _mask_of(nodes + 3 * j):
+                return True
+        return False
     if op == _FALSE:
         return False
+    if op == _PRESENT or op == _PIECE:
+        return _holds(nodes, i + 1, found)
+    every = op != _OR
     end = nodes[3 * i + 2]
     j = i + 1
-    while j < end:
-        if _holds(nodes, j, found) != (op == _AND):
-            return op != _AND   # AND: a false part; OR: a true part
+    while j < end:  # (a SEQ's part is a piece: its conjunct follows it)
+        if _holds(nodes, j + (op == _SEQ), found) != every:
+            return not every   # AND, SEQ: a false part; OR: a true part
         j = nodes[3 * j + 2]
-    return op == _AND
+    return every
+
+
+cdef bint _placed(const int32_t* nodes, Py_ssize_t i, const uint64_t* placed,
+                  const Py_ssize_t* ends, const Py_ssize_t* starts, Py_ssize_t* end,
+                  Py_ssize_t* start) noexcept nogil:
+    """Node ``i`` with order (``ckn._rule_formula._placed``): whether it holds over the placed
+    literals (bit set ``placed``), and if so its E (a lower bound on where its match region
+    ends) in ``end`` and its S (an upper bound on where it starts) in ``start``. ``ends`` /
+    ``starts``: the placed literals' first ends and last starts. An OR reads every part (its
+    bounds are over all the true ones)."""
+    cdef int32_t op = nodes[3 * i], arg = nodes[3 * i + 1]
+    cdef Py_ssize_t j, stop, e, s, lo, hi, literal
+    cdef uint64_t bits
+    cdef bint any_true = False
+    if op == _LIT:
+        if not (placed[arg >> 6] >> (arg & 63)) & 1:
+            return False
+        end[0] = ends[arg]
+        start[0] = starts[arg]
+        return True
+    if op == _ANY:
+        lo, hi = PY_SSIZE_T_MAX, 0
+        for j in range(i + 1, i + 1 + arg):
+            bits = placed[nodes[3 * j]] & _mask_of(nodes + 3 * j)
+            while bits:
+                literal = 64 * nodes[3 * j] + _lowest_bit(bits)
+                bits &= bits - 1
+                any_true = True
+                lo = ends[literal] if ends[literal] < lo else lo
+                hi = starts[literal] if starts[literal] > hi else hi
+        end[0] = lo
+        start[0] = hi
+        return any_true
+    if op == _FALSE:
+        return False
+    end[0] = 0
+    start[0] = PY_SSIZE_T_MAX
+    if op == _PRESENT:
+        return _placed(nodes, i + 1, placed, ends, starts, &e, &s)
+    stop = nodes[3 * i + 2]
+    j = i + 1
+    if op == _OR:
+        lo, hi = PY_SSIZE_T_MAX, 0
+        while j < stop:
+            if _placed(nodes, j, placed, ends, starts, &e, &s):
+                any_true = True
+                lo = e if e < lo else lo
+                hi = s if s > hi else hi
+            j = nodes[3 * j + 2]
+        end[0] = lo
+        start[0] = hi
+        return any_true
+    if op == _SEQ:
+        return _placed_seq(nodes, i, placed, ends, starts, end, start)
+    lo, hi = 0, PY_SSIZE_T_MAX  # AND: the max of the ends, the min of the starts
+    while j < stop:
+        if not _placed(nodes, j, placed, ends, starts, &e, &s):
+            return False
+        lo = e if e > lo else lo
+        hi = s if s < hi else hi
+        j = nodes[3 * j + 2]
+    end[0] = lo
+    start[0] = hi
+    return True
+
+
+cdef bint _placed_seq(const int32_t* nodes, Py_ssize_t i, const uint64_t* placed,
+                      const Py_ssize_t* ends, const Py_ssize_t* starts, Py_ssize_t* end,
+                      Py_ssize_t* start) noexcept nogil:
+    """``_placed`` of the SEQ node ``i``: each piece's E and S are those of the AND of its
+    conjuncts (its ``_PIECE`` children); no earlier piece's E may exceed a later piece's S.
+    A SEQ of more than ``_MAX_PIECES`` pieces is read as an AND (its order unchecked)."""
+    cdef Py_ssize_t piece_end[_MAX_PIECES]
+    cdef Py_ssize_t piece_start[_MAX_PIECES]
+    cdef Py_ssize_t pieces = nodes[3 * i + 1], stop = nodes[3 * i + 2], j = i + 1, k, e, s
+    cdef Py_ssize_t lo = 0, hi = PY_SSIZE_T_MAX
+    cdef bint ordered = pieces <= _MAX_PIECES
+    if ordered:
+        for k in range(pieces):
+            piece_end[k] = 0
+            piece_start[k] = PY_SSIZE_T_MAX
+    while j < stop:  # j: a _PIECE node, its conjunct at j + 1
+        if not _placed(nodes, j + 1, placed, ends, starts, &e, &s):
+            return False
+        if ordered:
+            k = nodes[3 * j + 1]
+            piece_end[k] = e if e > piece_end[k] else piece_end[k]
+            piece_start[k] = s if s < piece_start[k] else piece_start[k]
+        lo = e if e > lo else lo
+        hi = s if s < hi else hi
+        j = nodes[3 * j + 2]
+    if ordered:
+        e = 0
+        for k in range(pieces):
+            if e > piece_start[k]:
+                return False
+            e = piece_end[k] if piece_end[k] > e else e
+    end[0] = lo
+    start[0] = hi
+    return True
+
+
+cdef inline bint _program_placed(const int32_t* nodes, const uint64_t* found,
+                                 Py_ssize_t literals) noexcept nogil:
+    """A program over a found set of ``literals`` literals whose places are set: its literals
+    occur in an order it allows (``_placed`` of its root)."""
+    cdef Py_ssize_t e, s
+    cdef const Py_ssize_t* ends = _ends(found, literals)
+    return _placed(nodes, 0, found + _bit_words(literals), ends, ends + literals, &e, &s)
 
 
 cdef void _walk(const int32_t* next, const int32_t* literal_at, const uint8_t* classes,
-                Py_ssize_t width, const uint8_t* d, Py_ssize_t n, uint64_t* found) noexcept nogil:
-    """OR into ``found`` the literals of the trie that occur in the ``n`` ASCII bytes at ``d``:
-    a walk from every position, ending at a byte in no literal or a missing edge."""
+                Py_ssize_t width, Py_ssize_t literals, const uint8_t* d, Py_ssize_t n,
+                uint64_t* found, bint place) noexcept nogil:
+    """Add to the found set ``found`` the literals of the trie that occur in the ``n`` ASCII
+    bytes at ``d``: a walk from every position, ending at a byte in no literal or a missing
+    edge. With ``place``, their places instead (placed bits, first ends and last starts): a
+    literal placed before (in another view) keeps the earlier of the two first ends and the
+    later of the two last starts. Places cost a scattered write per occurrence, so they are
+    taken only when an ordered formula needs them."""
     cdef Py_ssize_t i, j, node, literal
+    cdef uint64_t* placed = found + _bit_words(literals)
+    cdef Py_ssize_t* ends = _ends(found, literals)
+    cdef Py_ssize_t* starts = ends + literals
+    cdef uint64_t bit
     cdef uint8_t c
     for i in range(n):
         node = 0
@@ -92,7 +254,18 @@ cdef void _walk(const int32_t* next, const int32_t* literal_at, const uint8_t* c
                 break
             literal = literal_at[node]
             if literal >= 0:
-                found[literal >> 6] |= 1ULL << (literal & 63)
+                bit = 1ULL << (literal & 63)
+                if not place:
+                    found[literal >> 6] |= bit
+                elif placed[literal >> 6] & bit:
+                    if j + 1 < ends[literal]:
+                        ends[literal] = j + 1
+                    if i > starts[literal]:
+                        starts[literal] = i
+                else:
+                    placed[literal >> 6] |= bit
+                    ends[literal] = j + 1
+                    starts[literal] = i
             j += 1
 
 
@@ -107,6 +280,7 @@ cdef class LiteralIndex:
         self.built = False
         self.frozen = False
         self.kept = [None] * _KEPT
+        self.placed = 0
         self.victim = 0
 
     def __dealloc__(self):
@@ -154,8 +328,10 @@ cdef class LiteralIndex:
                     self.width += 1
         self.next = <int32_t*>calloc((total + 1) * self.width, sizeof(int32_t))
         self.literal_at = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        self.found_words = (len(self.literals) >> 6) + 1
-        self.found = <uint64_t*>malloc(_KEPT * self.found_words * sizeof(uint64_t))
+        self.found_words = _bit_words(len(self.literals))
+        self.found_size = _found_size(len(self.literals))
+        self.placed = 0
+        self.found = <uint64_t*>malloc(_KEPT * self.found_size * sizeof(uint64_t))
         if self.next == NULL or self.literal_at == NULL or self.found == NULL:
             raise MemoryError()
         self.literal_at[0] = -1
@@ -173,39 +349,105 @@ cdef class LiteralIndex:
         self.built = True
         return 0
 
-    cdef const uint64_t* found_in(self, str view) except NULL:
-        """The bit set of the literals that occur in the ASCII ``view``."""
+    cdef const uint64_t* found_in(self, str view, bint place) except NULL:
+        """The found set of the literals that occur in the ASCII ``view``; with ``place``,
+        their places too (taken once per kept view, when first asked for)."""
         if not self.built:
             self._build()
-        cdef Py_ssize_t k
+        cdef Py_ssize_t k, n = len(self.literals)
+        cdef uint64_t* found = NULL
+        cdef const uint8_t* data = <const uint8_t*>PyUnicode_DATA(view)
         for k in range(_KEPT):
             if view is self.kept[k]:
-                return self.found + k * self.found_words
-        k = self.victim
-        self.victim = (k + 1) % _KEPT
-        cdef uint64_t* found = self.found + k * self.found_words
-        memset(found, 0, self.found_words * sizeof(uint64_t))
-        _walk(self.next, self.literal_at, self.classes, self.width,
-              <const uint8_t*>PyUnicode_DATA(view), PyUnicode_GET_LENGTH(view), found)
-        self.kept[k] = view
+                found = self.found + k * self.found_size
+                break
+        else:
+            k = self.victim
+            self.victim = (k + 1) % _KEPT
+            found = self.found + k * self.found_size
+            memset(found, 0, self.found_words * sizeof(uint64_t))
+            _walk(self.next, self.literal_at, self.classes, self.width, n, data,
+                  PyUnicode_GET_LENGTH(view), found, False)
+            self.kept[k] = view
+            self.placed &= ~(1 << k)
+        if place and not self.placed & (1 << k):
+            memset(found + self.found_words, 0, self.found_words * sizeof(uint64_t))
+            _walk(self.next, self.literal_at, self.classes, self.width, n, data,
+                  PyUnicode_GET_LENGTH(view), found, True)
+            self.placed |= 1 << k
         return found
 
 
 cdef int _copy_program(int32_t* out, nodes, list numbers, str who) except -1:
     """Copy the ``len(nodes) // 3`` node triples to ``out``, each literal node's argument
-    renumbered through ``numbers`` (``LiteralIndex.add``), checking that every argument names
-    a literal and every end lies after its node and within the program."""
-    cdef Py_ssize_t i, n_nodes = len(nodes) // 3
+    renumbered through ``numbers`` (``LiteralIndex.add``), checking that every operation is
+    known, every argument names a literal, every end lies after its node and within the
+    program, a P or a piece has a part, and a SEQ's parts are pieces numbered below its count.
+    Returns 1 when the program has a SEQ node, else 0."""
+    cdef Py_ssize_t i, j, n_nodes = len(nodes) // 3
+    cdef int32_t op
+    cdef int ordered = 0
     for i in range(3 * n_nodes):
         out[i] = nodes[i]
     for i in range(n_nodes):
-        if out[3 * i] == _LIT:
+        op = out[3 * i]
+        if not _LIT <= op <= _PIECE:
+            raise ValueError(f"{who}: unknown node operation {op}")
+        if op == _LIT:
             if not 0 <= out[3 * i + 1] < len(numbers):
                 raise ValueError(f"{who}: a literal node names no literal")
             out[3 * i + 1] = numbers[out[3 * i + 1]]
         if not i < out[3 * i + 2] <= n_nodes:
             raise ValueError(f"{who}: a node's end is out of order")
-    return 0
+        if (op == _PRESENT or op == _PIECE) and out[3 * i + 2] == i + 1:
+            raise ValueError(f"{who}: a P or piece node has no part")
+    for i in range(n_nodes):
+        if out[3 * i] == _SEQ:
+            ordered = 1
+            j = i + 1
+            while j < out[3 * i + 2]:
+                if out[3 * j] != _PIECE or not 0 <= out[3 * j + 1] < out[3 * i + 1]:
+                    raise ValueError(f"{who}: a SEQ part is not one of its pieces")
+                j = out[3 * j + 2]
+    i = 0
+    while i < n_nodes:  # (a packed node's triples are not nodes: skip to its end)
+        i = out[3 * i + 2] if out[3 * i] == _OR and _pack_literal_or(out, i) else i + 1
+    return ordered
+
+
+cdef bint _pack_literal_or(int32_t* out, Py_ssize_t i) noexcept:
+    """Rewrite the OR node ``i`` in place as ``_ANY`` when every part is a literal: its
+    literals' bits as (word, mask lo, mask hi) triples, one per found-set word they fall in,
+    at ``i + 1`` on (no more triples than parts; the node's end stays, so the rest is
+    skipped). ``_holds`` then tests a word per triple instead of a node per literal. Whether
+    it did."""
+    cdef Py_ssize_t j = i + 1, end = out[3 * i + 2], k, count = 0, literal
+    cdef uint64_t mask
+    while j < end:
+        if out[3 * j] != _LIT or out[3 * j + 2] != j + 1:
+            return False
+        j += 1
+    for j in range(i + 1, end):  # literals sorted by word (insertion sort: few parts)
+        literal = out[3 * j + 1]
+        k = j
+        while k > i + 1 and out[3 * (k - 1) + 1] > literal:
+            out[3 * k + 1] = out[3 * (k - 1) + 1]
+            k -= 1
+        out[3 * k + 1] = <int32_t>literal
+    j = i + 1
+    while j < end:
+        mask = 0
+        k = out[3 * j + 1] >> 6
+        while j < end and out[3 * j + 1] >> 6 == k:
+            mask |= 1ULL << (out[3 * j + 1] & 63)
+            j += 1
+        out[3 * (i + 1 + count)] = <int32_t>k
+        out[3 * (i + 1 + count) + 1] = <int32_t><uint32_t>(mask & 0xFFFFFFFFULL)
+        out[3 * (i + 1 + count) + 2] = <int32_t><uint32_t>(mask >> 32)
+        count += 1
+    out[3 * i] = _ANY
+    out[3 * i + 1] = <int32_t>count
+    return True
 
 
 cdef class LiteralFormula:
@@ -214,6 +456,7 @@ cdef class LiteralFormula:
     cdef LiteralIndex index
     cdef int32_t* nodes
     cdef Py_ssize_t n_nodes
+    cdef bint ordered
     cdef object matcher
 
     def __cinit__(self, LiteralIndex index not None, list literals, nodes, matcher):
@@ -226,7 +469,7 @@ cdef class LiteralFormula:
         self.nodes = <int32_t*>malloc(3 * self.n_nodes * sizeof(int32_t))
         if self.nodes == NULL:
             raise MemoryError()
-        _copy_program(self.nodes, nodes, numbers, "LiteralFormula")
+        self.ordered = _copy_program(self.nodes, nodes, numbers, "LiteralFormula")
 
     def __dealloc__(self):
         free(self.nodes)
@@ -235,7 +478,10 @@ cdef class LiteralFormula:
         """Whether the formula holds on ``view`` (True for a view that is not ASCII)."""
         if not PyUnicode_IS_ASCII(view):
             return True
-        return _holds(self.nodes, 0, self.index.found_in(view))
+        if not _holds(self.nodes, 0, self.index.found_in(view, False)):
+            return False
+        return not self.ordered or _program_placed(
+            self.nodes, self.index.found_in(view, True), len(self.index.literals))
 
     def search(self, str view):
         """``matcher(view)`` when the formula holds on ``view``, else None (no match)."""
@@ -244,23 +490,25 @@ cdef class LiteralFormula:
         return self.matcher(view)
 
 
-cdef void formulas_found(const RuleBitFormulas* f, const uint8_t* view, Py_ssize_t n,
-                         uint64_t* found) noexcept nogil:
-    _walk(f.next, f.literal_at, f.classes, f.width, view, n, found)
-
-
-cdef void formulas_narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
-                          uint64_t* hi) noexcept nogil:
+cdef void _narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo, uint64_t* hi,
+                  bint placed) noexcept nogil:
+    """Clear the covered rule bits of (lo, hi) none of whose programs holds over ``found``;
+    with ``placed`` (its places are set), only the bits with an ordered program are read, and
+    their SEQ nodes must hold in order."""
     cdef uint64_t word, dead
     cdef Py_ssize_t half, bit, p
     for half in range(2):
         word = (lo[0] if half == 0 else hi[0]) & f.covered[half]
+        if placed:
+            word &= f.ordered_bits[half]
         dead = 0
         while word:
             bit = 64 * half + _lowest_bit(word)
             word &= word - 1
             for p in range(f.first[bit], f.first[bit + 1]):
-                if _holds(f.nodes + 3 * f.programs[p], 0, found):
+                if (_program_placed(f.nodes + 3 * f.programs[p], found, f.literals)
+                        if placed and f.ordered[p]
+                        else _holds(f.nodes + 3 * f.programs[p], 0, found)):
                     break
             else:
                 dead |= 1ULL << (bit - 64 * half)
@@ -268,6 +516,26 @@ cdef void formulas_narrow(const RuleBitFormulas* f, const uint64_t* found, uint6
             lo[0] &= ~dead
         else:
             hi[0] &= ~dead
+
+
+cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
+                         const Py_ssize_t* sizes, Py_ssize_t count, const uint64_t* extra,
+                         bint ordered, uint64_t* found, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    cdef Py_ssize_t k
+    memset(found, 0, f.found_words * sizeof(uint64_t))
+    for k in range(count):
+        _walk(f.next, f.literal_at, f.classes, f.width, f.literals, views[k], sizes[k], found,
+              False)
+    if extra != NULL:
+        for k in range(f.found_words):
+            found[k] |= extra[k]
+    _narrow(f, found, lo, hi, False)
+    if ordered and (lo[0] & f.ordered_bits[0] or hi[0] & f.ordered_bits[1]):
+        memset(found + f.found_words, 0, f.found_words * sizeof(uint64_t))
+        for k in range(count):
+            _walk(f.next, f.literal_at, f.classes, f.width, f.literals, views[k], sizes[k],
+                  found, True)
+        _narrow(f, found, lo, hi, True)
 
 
 cdef class FormulaBits:
@@ -295,7 +563,8 @@ cdef class FormulaBits:
         self.index = index
         self.nodes = <int32_t*>malloc((3 * total_nodes + 1) * sizeof(int32_t))
         self.programs = <Py_ssize_t*>malloc((count + 1) * sizeof(Py_ssize_t))
-        if self.nodes == NULL or self.programs == NULL:
+        self.ordered = <uint8_t*>malloc(count + 1)
+        if self.nodes == NULL or self.programs == NULL or self.ordered == NULL:
             raise MemoryError()
         memset(&self.data, 0, sizeof(self.data))
         k = 0
@@ -307,8 +576,10 @@ cdef class FormulaBits:
                 if len(nodes) < 3:
                     raise ValueError("FormulaBits: a program has no nodes")
                 self.programs[k] = at
-                _copy_program(self.nodes + 3 * at, nodes, index.add(list(literals)),
-                              "FormulaBits")
+                self.ordered[k] = _copy_program(self.nodes + 3 * at, nodes,
+                                                index.add(list(literals)), "FormulaBits")
+                if self.ordered[k]:
+                    self.data.ordered_bits[b >> 6] |= 1ULL << (b & 63)
                 at += len(nodes) // 3
                 k += 1
             self.data.covered[b >> 6] |= 1ULL << (b & 63)
@@ -319,9 +590,12 @@ cdef class FormulaBits:
         self.data.literal_at = index.literal_at
         self.data.classes = index.classes
         self.data.width = index.width
+        self.data.literals = len(index.literals)
         self.data.found_words = index.found_words
+        self.data.found_size = index.found_size
         self.data.nodes = self.nodes
         self.data.programs = self.programs
+        self.data.ordered = self.ordered
         self.quoted = <uint64_t*>calloc(index.found_words, sizeof(uint64_t))
         if self.quoted == NULL:
             raise MemoryError()
@@ -333,19 +607,32 @@ cdef class FormulaBits:
     def __dealloc__(self):
         free(self.nodes)
         free(self.programs)
+        free(self.ordered)
         free(self.quoted)
 
-    def narrow(self, bytes view not None, mask):
+    def narrow(self, views, mask, *, bint ordered=True):
         """``mask`` (an int of rule bits, 128-bit) without the covered bits whose programs
-        all fail on the ASCII bytes ``view`` (for tests; the compiled pass calls the C
-        functions)."""
-        if not view.isascii():
-            raise ValueError("FormulaBits.narrow: the view must be ASCII")
+        all fail over the literals of the ASCII byte strings ``views`` found together (each
+        literal at its earliest end and latest start in any of them), with SEQ order checked
+        when ``ordered`` (for tests; the compiled pass calls ``formulas_check``)."""
+        cdef list strings = list(views)
+        if not all(isinstance(v, bytes) and v.isascii() for v in strings):
+            raise ValueError("FormulaBits.narrow: the views must be ASCII bytes")
         cdef uint64_t lo = mask & 0xFFFFFFFFFFFFFFFF, hi = mask >> 64
-        cdef uint64_t* found = <uint64_t*>calloc(self.data.found_words, sizeof(uint64_t))
-        if found == NULL:
-            raise MemoryError()
-        formulas_found(&self.data, <const uint8_t*><const char*>view, len(view), found)
-        formulas_narrow(&self.data, found, &lo, &hi)
-        free(found)
+        cdef Py_ssize_t k, count = len(strings)
+        cdef uint64_t* found = <uint64_t*>calloc(self.data.found_size, sizeof(uint64_t))
+        cdef const uint8_t** data = <const uint8_t**>malloc((count + 1) * sizeof(uint8_t*))
+        cdef Py_ssize_t* sizes = <Py_ssize_t*>malloc((count + 1) * sizeof(Py_ssize_t))
+        try:
+            if found == NULL or data == NULL or sizes == NULL:
+                raise MemoryError()
+            for k in range(count):
+                data[k] = <const uint8_t*><const char*>strings[k]
+                sizes[k] = len(strings[k])
+            formulas_check(&self.data, data, sizes, count, NULL, ordered, found, &lo, &hi)
+        finally:
+            free(found)
+            free(data)
+            free(sizes)
         return lo | (<object>hi) << 64
+

@@ -20,7 +20,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ckn import sanitizer as _sanitizer
-from ckn._rule_formula import OP_AND, OP_FALSE, OP_LITERAL, program_for
+from ckn._rule_formula import (OP_FALSE, OP_LITERAL, OP_OR, OP_PIECE, OP_PRESENT, TRUE, cut,
+                               holds_over, program_for, required)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, SEGMENT_MIN, sanitize_text, sanitize_texts, scan_line
 from corpora import PROSE, rule_and_corpus_lines
@@ -55,7 +56,8 @@ PIECES = (st.sampled_from(_WORDS) | st.sampled_from(_LITERALS)
 
 
 def _program_holds(program, found: set[str]) -> bool:
-    """A program (``ckn._rule_formula.program``) over a set of found literals."""
+    """A program (``ckn._rule_formula.program``) over a set of found literals, order aside
+    (what the quoted-segment check evaluates)."""
     literals, nodes = program
 
     def node(i: int) -> bool:
@@ -64,12 +66,15 @@ def _program_holds(program, found: set[str]) -> bool:
             return literals[arg].decode() in found
         if op == OP_FALSE:
             return False
+        if op in (OP_PRESENT, OP_PIECE):
+            return node(i + 1)
+        every = op != OP_OR
         j = i + 1
         while j < end:
-            if node(j) != (op == OP_AND):
-                return op != OP_AND
+            if node(j) != every:
+                return not every
             j = nodes[3 * j + 2]
-        return op == OP_AND
+        return every
 
     return node(0)
 
@@ -184,9 +189,10 @@ def test_dropped_rule_bits_match_no_view_of_the_corpora(start):
 @given(st.lists(PIECES, min_size=1, max_size=40))
 def test_the_checks_are_the_formulas_over_both_views_and_the_models_score(pieces):
     """A model of the C checks: a segment they read loses exactly the bits whose programs fail
-    over the literals of its lower-cased text and of its de-obfuscated form (found together:
-    FormulaBits.narrow of the two joined by a byte in no literal; a lone apostrophe inside a
-    word reads as a space, as in the sanitizer's views), and the model's bit when
+    over the literals of its lower-cased text and of its de-obfuscated form (found together,
+    each placed at its earliest end and latest start in either: FormulaBits.narrow of the two,
+    held to Python's ``holds_over`` below; a lone apostrophe inside a word reads as a space, as
+    in the sanitizer's views), and the model's bit when
     ``Model.score`` of the sanitizer's views is at or below the threshold (unless a view may
     hold an address: then Python scores it)."""
     text = " ".join(pieces).replace("\n", " ")[:SEGMENT_MIN]
@@ -216,13 +222,34 @@ def test_the_checks_are_the_formulas_over_both_views_and_the_models_score(pieces
     if second is None:
         assert got == mask
         return
-    expected = FORMULAS.narrow(lowered.encode() + b"\0" + second.encode(), mask)
+    expected = FORMULAS.narrow([lowered.encode(), second.encode()], mask)
     views = _python_views(text)
     assert views == tuple(dict.fromkeys((lowered, second)))  # the views C read
     if (mask & MODEL_BIT and MODEL._scorer().weight_sum(views) is not None
             and MODEL.score(views) <= MODEL.threshold):
         expected &= ~MODEL_BIT
     assert got == expected
+
+
+_FORMULAS: list = []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(PIECES, min_size=1, max_size=30), st.lists(PIECES, max_size=30))
+def test_formula_bits_over_two_views_are_holds_over_them(first, second):
+    """What the checks evaluate over a segment's views, held to Python's reference: a rule's
+    bit stays when its formula (literals cut as the C check cuts them) holds over both views'
+    literals found together, order included."""
+    if not _FORMULAS:
+        _FORMULAS.extend(cut(required(rule.pattern)) for rule in RULES)
+    views = [" ".join(first).lower(), " ".join(second).lower()]
+    every = sum(1 << index for index in range(len(RULES)))
+    expected = sum(1 << index for index, formula in enumerate(_FORMULAS)
+                   if formula == TRUE or holds_over(formula, views))
+    assert FORMULAS.narrow([v.encode() for v in views], every) == expected
+    # order aside, a bit stays wherever its literals are all found
+    unordered = FORMULAS.narrow([v.encode() for v in views], every, ordered=False)
+    assert unordered & expected == expected
 
 
 @pytest.mark.parametrize("sample, most", [("code", 0.5), ("prose", 0.5)])
@@ -252,14 +279,17 @@ def test_formula_bits_freeze_their_index_and_keep_unchecked_bits():
     index = _rulefilter.LiteralIndex()
     program = ([b"ignore", b"previous"], [1, 2, 3, 0, 0, 2, 0, 1, 3])  # AND(ignore, previous)
     bits = _rulefilter.FormulaBits(index, [[program], [None], [], [program, None]])
-    assert bits.narrow(b"please ignore previous notes", 0b1111) == 0b1111
-    assert bits.narrow(b"please ignore the notes", 0b1111) == 0b1110  # a None or no list: kept
-    assert bits.narrow(b"x", 1 << 127 | 1 << 100) == 1 << 127 | 1 << 100
+    assert bits.narrow([b"please ignore previous notes"], 0b1111) == 0b1111
+    assert bits.narrow([b"please ignore the notes"], 0b1111) == 0b1110  # a None or no list: kept
+    assert bits.narrow([b"please ignore", b"previous"], 0b1111) == 0b1111  # found together
+    assert bits.narrow([b"x"], 1 << 127 | 1 << 100) == 1 << 127 | 1 << 100
     index.add([b"ignore"])  # known literals may be looked up
     with pytest.raises(ValueError, match="no literal can be added"):
         index.add([b"unknown"])
     with pytest.raises(ValueError, match="ASCII"):
-        bits.narrow("é".encode(), 1)
+        bits.narrow(["é".encode()], 1)
+    with pytest.raises(ValueError, match="ASCII bytes"):
+        bits.narrow(b"ignore previous", 1)  # a list of views, not one
     with pytest.raises(ValueError, match="at most 126"):
         _rulefilter.FormulaBits(_rulefilter.LiteralIndex(), [[]] * 127)
     with pytest.raises(ValueError, match="names no literal"):

@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckn import sanitizer as _sanitizer
-from ckn._rule_formula import (FALSE, MAX_LITERAL, TABLE_PATH, TRUE, holds, load_table, pattern_key,
-                               program, program_for, required, table)
+from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE, cut, holds,
+                               holds_over, load_table, pattern_key, program, program_for, required,
+                               table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 from corpora import PROSE, rule_and_corpus_lines
@@ -31,16 +32,6 @@ LiteralFormula, LiteralIndex = _rulefilter.LiteralFormula, _rulefilter.LiteralIn
 LINES = rule_and_corpus_lines()
 VIEWS = sorted({v for line in LINES for segment in _sanitizer._segments(line)
                 for v in _sanitizer.normalized_views(segment) if _sanitizer._ascii_view(v)})
-
-
-def cut(formula):
-    """``formula`` with every literal cut to ``MAX_LITERAL`` characters (what the C check
-    looks for)."""
-    if formula[0] == "L":
-        return ("L", formula[1][:MAX_LITERAL])
-    if formula[0] in ("AND", "OR"):
-        return (formula[0], tuple(cut(part) for part in formula[1]))
-    return formula
 
 
 SHARED = LiteralIndex()  # one index for the formulas of every test, as in the sanitizer
@@ -96,19 +87,72 @@ LITERAL = st.text("abc ", min_size=1, max_size=MAX_LITERAL + 3)
 
 
 def formulas(depth: int = 3):
+    """Formulas of every kind: literals, AND, OR, SEQ (of pieces that are ANDs or single
+    parts, as ``required`` makes them) and P."""
     leaf = LITERAL.map(lambda s: ("L", s))
     if depth == 0:
         return leaf
-    parts = st.lists(formulas(depth - 1), min_size=2, max_size=4).map(tuple)
-    return leaf | st.tuples(st.sampled_from(["AND", "OR"]), parts)
+    inner = formulas(depth - 1)
+    parts = st.lists(inner, min_size=2, max_size=4).map(tuple)
+    return (leaf | st.tuples(st.sampled_from(["AND", "OR", "SEQ"]), parts)
+            | inner.map(lambda f: ("P", f)))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(formulas(), st.lists(st.text("abcd ", max_size=40), min_size=1, max_size=6))
 def test_the_c_check_evaluates_any_formula_as_python_does(formula, views):
+    # The shared index holds hundreds of literals by now, so an OR of literals is packed
+    # into words past the first (_pack_literal_or), as for the rules.
     check = check_of(formula)
     for view in views:
-        assert check.check(view) == holds(cut(formula), view), view
+        assert check.check(view) == holds(cut(formula), view), (formula, view)
+
+
+def test_order_is_checked_where_the_regex_fixes_it():
+    # "ignore" then "previous": pieces cut at \W+; a lookahead's literal is present anywhere
+    formula = required(r"\bignore\W+(?:all\W+)?previous(?=\W+\w+\W+rules)")
+    assert formula == ("AND", (("SEQ", (("L", "ignore"), ("L", "previous"))),
+                               ("P", ("L", "rules"))))
+    check = check_of(formula)
+    for view, expected in [("ignore all previous rules", True), ("rules: ignore previous", True),
+                           ("previous ignore rules", False), ("ignore previous", False),
+                           ("ignoreprevious rules", True)]:
+        assert holds(formula, view) is expected and check.check(view) is expected, view
+    # a literal may serve several pieces ("aa" twice in "aaa"), and a piece holds at its
+    # literals' earliest end and latest start, whichever occurrences those are
+    assert holds(("SEQ", (("L", "aa"), ("L", "aa"))), "aaaa")
+    assert not holds(("SEQ", (("L", "aa"), ("L", "aa"))), "aaa")
+    assert holds(("SEQ", (("OR", (("L", "x"), ("L", "y"))), ("L", "z"))), "y z x")
+    assert holds(("SEQ", (("AND", (("L", "x"), ("L", "y"))), ("L", "z"))), "x y z")
+    assert not holds(("SEQ", (("AND", (("L", "x"), ("L", "y"))), ("L", "z"))), "x z y")
+
+
+@pytest.mark.parametrize("pieces", [MAX_PIECES, MAX_PIECES + 1])
+def test_order_is_checked_up_to_max_pieces(pieces):
+    # a SEQ of more pieces than the C check has room for counts as an AND, in both checks
+    formula = ("SEQ", tuple(("L", f"w{k:02d}") for k in range(pieces)))
+    backwards = " ".join(f"w{k:02d}" for k in reversed(range(pieces)))
+    assert holds(formula, backwards) is (pieces > MAX_PIECES)
+    assert check_of(formula).check(backwards) is (pieces > MAX_PIECES)
+    assert not holds(formula, backwards.replace("w00", ""))  # a missing piece, either way
+
+
+def test_a_lookarounds_literals_place_nothing():
+    # "yy" is looked ahead for after "x" and then matched: the lookahead's occurrence is the
+    # later piece's, so placing it in the group's piece would reject the match
+    for pattern, text in [(r"(x\W*(?=\W*yy))\W*yy", "x yy"),
+                          (r"(?:x\W*(?=\W*yy)|z)\W*yy", "x yy"),
+                          (r"yy\W(x(?<=yy\Wx))", "yy x")]:
+        assert re.search(pattern, text)
+        formula = required(pattern)
+        assert holds(formula, text) and check_of(formula).check(text), (pattern, formula)
+
+
+def test_views_found_together_keep_every_formula_that_holds_on_one():
+    # What the compiled pass evaluates over a segment's two views (holds_over)
+    formula = ("SEQ", (("L", "ab"), ("L", "cd")))
+    assert holds_over(formula, ["cd", "ab cd"]) and not holds(formula, "cd")
+    assert not holds_over(formula, ["cd ab", "cd"])
 
 
 def test_true_false_and_non_ascii_views():
@@ -132,6 +176,12 @@ def test_true_false_and_non_ascii_views():
     ([b"a"], [1, 1, 5, 0, 0, 2], "out of order"),
     ([b"a"], [1, 1, 2, 0, 0, 1], "out of order"),
     ([b"a"], [], "no nodes"),
+    ([b"a"], [9, 0, 1], "unknown node operation"),
+    ([b"a"], [7, 1, 2, 0, 0, 2], "unknown node operation"),  # the internal packed OR
+    ([b"a"], [5, 1, 1], "has no part"),
+    ([b"a"], [4, 1, 3, 6, 0, 2, 0, 0, 3], "has no part"),
+    ([b"a"], [4, 1, 2, 0, 0, 2], "not one of its pieces"),
+    ([b"a"], [4, 1, 3, 6, 1, 3, 0, 0, 3], "not one of its pieces"),
 ])
 def test_malformed_programs_are_refused(literals, nodes, message):
     with pytest.raises(ValueError, match=message):
@@ -186,7 +236,7 @@ def test_every_match_of_any_small_regex_satisfies_its_formula(pattern, data):
 def test_literals_stay_contiguous_across_inexact_parts():
     # what the joins buy: a word split by a \w* tail or a lookahead is still looked for whole
     assert required(r"\bign(?:ore|or\w*)\b\W+all") == (
-        "AND", (("OR", (("L", "ignor"), ("L", "ignore"))), ("L", "all")))
+        "SEQ", (("OR", (("L", "ignor"), ("L", "ignore"))), ("L", "all")))
     assert holds(required(r"abc(?=d)de"), "xabcde") and not holds(required(r"abc(?=d)de"), "abc de")
     repeat = required(r"(?:ab)+cd")  # the last repetition ends right before "cd"
     assert holds(repeat, "xababcd") and not holds(repeat, "ab cd")

@@ -4,10 +4,11 @@
 segment that lacks a character every match of the rule contains. A wrong entry would silently
 let an injection through, and examples only sample the rule. These tests take each rule's
 formula from ``ckn._rule_formula.required`` (derived from the regex by CPython's own parser, as
-RE2's prefilter does: a formula of literal substrings that every match must satisfy: AND over a
-concatenation, OR over alternatives, nothing from optional or negated parts; literals holding a
-non-ASCII character cannot occur in a plain-ASCII segment), and check the derivation itself on
-every match of the examples and corpora. An entry passes when the formula implies that the
+RE2's prefilter does: a formula of literal substrings that every match must satisfy: AND (in
+order: SEQ) over a concatenation, OR over alternatives, nothing from optional or negated parts,
+a lookaround's formula as present somewhere (P); literals holding a non-ASCII character cannot
+occur in a plain-ASCII segment), and check the derivation itself on every match of the
+examples and corpora. An entry passes when the formula implies that the
 segment holds one of the entry's characters.
 
 The views rules run on only lowercase, blank or join (``normalized_views``), so a punctuation
@@ -33,8 +34,10 @@ def implies_one_of(formula, chars: str) -> bool:
         return kind == "F"
     if kind == "L":
         return any(c in formula[1] for c in chars)
+    if kind == "P":
+        return implies_one_of(formula[1], chars)
     parts = (implies_one_of(f, chars) for f in formula[1])
-    return any(parts) if kind == "AND" else all(parts)
+    return any(parts) if kind in ("AND", "SEQ") else all(parts)
 
 
 _FORMULAS: dict[str, tuple] = {}
