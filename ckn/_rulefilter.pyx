@@ -18,9 +18,13 @@ unchecked. These run holding the GIL (microseconds; the index's scratch is not s
 threads without it).
 
 ``FormulaBits(index, programs)`` holds the formulas of the rules behind each rule bit of the
-compiled candidate pass (``ckn._linescan.ViewChecks``) and freezes the index; its C functions
-(``formulas_found``, ``formulas_narrow``, ``ckn/_rulefilter.pxd``) read them without the GIL,
-with the caller's own found set.
+compiled candidate pass (``ckn._linescan.ViewChecks``) and freezes the index; its C function
+``formulas_check`` (``ckn/_rulefilter.pxd``) reads them without the GIL, with the caller's own
+found set.
+
+When a program is loaded, each OR whose parts are all literals becomes one (word, mask) test per
+found-set word its literals fall in (``_pack_literal_or``): most literal nodes sit in such ORs,
+and a test of a word replaces a call per literal.
 """
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH
@@ -541,8 +545,7 @@ cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
 cdef class FormulaBits:
     """The formulas of the rules behind each rule bit of ``ckn._linescan``, over one
     ``LiteralIndex``, for the compiled pass to drop the rule bits of a segment whose views hold
-    none of their rules' formulas (``formulas_found``, ``formulas_narrow``; read without the
-    GIL).
+    none of their rules' formulas (``formulas_check``; read without the GIL).
 
     ``programs[b]`` lists the programs (``ckn._rule_formula.program``: ``(literals, nodes)``,
     or None for a rule with no formula) of the rules behind rule bit ``b`` (0..125); a bit with
