@@ -375,6 +375,22 @@ cdef extern from *:
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? 1 : 0;
     }
+    /* bounds[q] = bytes k < 64 with row[k] == fp[rows[q] * 64 + k], for q < m: 64 one-byte
+       fingerprints (a slot's low byte) per compare. Equal slots have equal fingerprints, so
+       bounds[q] is at least row's equal-slot count with rows[q]. */
+    __attribute__((target("avx512f,avx512bw")))
+    static void ckn_mh_row_bounds_avx512(const uint8_t* fp, const uint8_t* row,
+                                         const ptrdiff_t* rows, ptrdiff_t m, ptrdiff_t* bounds) {
+        const __m512i x = _mm512_loadu_si512((const void*)row);
+        ptrdiff_t q;
+        for (q = 0; q < m; q++)
+            bounds[q] = __builtin_popcountll(
+                _mm512_cmpeq_epi8_mask(x, _mm512_loadu_si512((const void*)(fp + rows[q] * 64))));
+    }
+    static int ckn_mh_have_avx512bw(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512bw") ? 1 : 0;
+    }
     #else
     static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                            const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
@@ -396,6 +412,11 @@ cdef extern from *:
         (void)sig; (void)perms; (void)row; (void)rows; (void)m; (void)counts;
     }
     static int ckn_mh_have_avx512(void) { return 0; }
+    static void ckn_mh_row_bounds_avx512(const uint8_t* fp, const uint8_t* row,
+                                         const ptrdiff_t* rows, ptrdiff_t m, ptrdiff_t* bounds) {
+        (void)fp; (void)row; (void)rows; (void)m; (void)bounds;
+    }
+    static int ckn_mh_have_avx512bw(void) { return 0; }
     #endif
     """
     Py_ssize_t ckn_mh_signature_avx2(const slot_t* xs, Py_ssize_t m, const slot_t* a,
@@ -407,12 +428,16 @@ cdef extern from *:
     Py_ssize_t ckn_mh_shingles3_avx512(const hash_t* t, Py_ssize_t count, slot_t* out) noexcept nogil
     void ckn_mh_row_counts_avx512(const slot_t* sig, Py_ssize_t perms, const slot_t* row,
                                   const index_t* rows, Py_ssize_t m, index_t* counts) noexcept nogil
+    void ckn_mh_row_bounds_avx512(const uint8_t* fp, const uint8_t* row, const index_t* rows,
+                                  Py_ssize_t m, index_t* bounds) noexcept nogil
+    int ckn_mh_have_avx512bw() noexcept nogil
 
 
 # Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path and
 # CKN_NO_AVX512=1 the AVX2 one, for tests).
 cdef bint _USE_AVX2 = False
 cdef bint _USE_AVX512 = False
+cdef bint _USE_AVX512BW = False  # byte fingerprints bound the pairs pass's counts (64 slots)
 # Slots one compare of two signatures covers (_dedup_indexed's choice of _dedup_pairs).
 cdef Py_ssize_t _PAIR_LANES = 4
 
@@ -614,7 +639,8 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     # with every other row is 0, which never qualifies nor raises the maximum). The candidates
     # are then examined in ascending row order, exactly as minhash_dedup's loop does.
     # O(n * permutations + the (row, earlier row, slot) triples with equal values). When an
-    # eighth of the slot values repeat an earlier row's, or once the chain steps exceed what
+    # eighth of the slot values repeat an earlier row's (checked from the eighth slot on, as
+    # the chains are built), or once the chain steps exceed what
     # comparing all pairs of rows would cost (texts sharing many shingles: boilerplate,
     # repeated sentences), ``_dedup_pairs`` decides the remaining rows (the decisions so far
     # are final and the same either way): O(n^2 * permutations / 16) with AVX-512, so the
@@ -668,9 +694,11 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
                 repeats += 1
             tab_value[h] = value
             tab_row[h] = i
+        if path != _INDEX_ONLY and s >= 7 and repeats * 8 > n * (s + 1):
+            break  # an eighth of the values so far repeat: all pairs (decided below)
     if path == _INDEX_ONLY:
         budget = INFINITY
-    elif repeats * 8 > n * permutations:  # an eighth of the values repeat: compare all pairs
+    elif repeats * 8 > n * (s + 1):  # an eighth of the values repeat: compare all pairs
         steps = budget + 1.0
     memset(counts, 0, n * sizeof(index_t))
     for i in range(n):
@@ -719,39 +747,82 @@ cdef int _dedup_pairs(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permuta
     # ``kept`` flags are read) by comparing each row with the kept rows before it, their
     # equal-slot counts computed in one call per row (``ckn_mh_row_counts_avx512``, or
     # ``_equal_slots``); only rows with a shared slot are offered, as in _dedup_indexed.
-    # Returns CKN_OK or CKN_ENOMEM (rows from ``start`` on not written).
+    # With 64 slots and AVX-512BW, a row is first compared by its slots' low bytes (one
+    # compare per row pair, ``_offer_bounded``). Returns CKN_OK or CKN_ENOMEM (rows from
+    # ``start`` on not written).
     cdef index_t* rows = <index_t*>malloc((n if n > 0 else 1) * sizeof(index_t))
     cdef index_t* counts = <index_t*>malloc((n if n > 0 else 1) * sizeof(index_t))
-    cdef Py_ssize_t i, q, m = 0
+    cdef bint bounded = _USE_AVX512BW and permutations == 64
+    cdef uint8_t* fp = <uint8_t*>malloc(n * 64 if bounded and n > 0 else 1)
+    cdef Py_ssize_t i, q, m = 0, least = _least_qualifying(permutations, threshold)
     cdef const slot_t* row
     cdef _Best best
-    if rows == NULL or counts == NULL:
+    if rows == NULL or counts == NULL or fp == NULL:
         free(rows)
         free(counts)
+        free(fp)
         return CKN_ENOMEM
+    if bounded:
+        for i in range(n * 64):
+            fp[i] = <uint8_t>signatures[i]
     for i in range(start):
         if kept[i]:
             rows[m] = i
             m += 1
     for i in range(start, n):
         row = signatures + i * permutations
-        if _USE_AVX512:
-            ckn_mh_row_counts_avx512(signatures, permutations, row, rows, m, counts)
-        else:
-            for q in range(m):
-                counts[q] = _equal_slots(row, signatures + rows[q] * permutations, permutations)
         _best_reset(&best)
-        for q in range(m):
-            if counts[q]:
-                _best_offer(&best, i, rows[q], counts[q], permutations, threshold, set_offsets,
-                            set_values)
+        if bounded:
+            ckn_mh_row_bounds_avx512(fp, fp + i * 64, rows, m, counts)
+            _offer_bounded(&best, signatures, i, rows, counts, m, least, threshold,
+                           set_offsets, set_values)
+        else:
+            if _USE_AVX512:
+                ckn_mh_row_counts_avx512(signatures, permutations, row, rows, m, counts)
+            else:
+                for q in range(m):
+                    counts[q] = _equal_slots(row, signatures + rows[q] * permutations,
+                                             permutations)
+            for q in range(m):
+                if counts[q]:
+                    _best_offer(&best, i, rows[q], counts[q], permutations, threshold,
+                                set_offsets, set_values)
         _best_write(&best, i, permutations, kept, duplicate_of, similarity, exact_jaccard)
         if kept[i]:
             rows[m] = i
             m += 1
     free(rows)
     free(counts)
+    free(fp)
     return CKN_OK
+
+
+cdef Py_ssize_t _least_qualifying(Py_ssize_t permutations, double threshold) noexcept nogil:
+    """The fewest equal slots of ``permutations`` whose fraction reaches ``threshold`` (as
+    ``_best_offer`` tests it), or ``permutations + 1`` when none does."""
+    cdef Py_ssize_t eq
+    for eq in range(permutations + 1):
+        if <double>eq / <double>permutations >= threshold:
+            return eq
+    return permutations + 1
+
+
+cdef void _offer_bounded(_Best* best, const slot_t* signatures, Py_ssize_t i, const index_t* rows,
+                         const index_t* bounds, Py_ssize_t m, Py_ssize_t least, double threshold,
+                         const index_t* set_offsets, const slot_t* set_values) noexcept nogil:
+    # Row i's offers in ascending q as in _dedup_pairs, 64 slots, from ``bounds`` (equal
+    # fingerprints: at least the equal slots): a row whose bound is at most the best count so
+    # far and below ``least`` can neither raise the best count nor qualify, so its exact count
+    # (``_best_offer`` would change nothing) is not taken. The same outputs, far fewer slot
+    # compares when many rows share values.
+    cdef Py_ssize_t q
+    cdef index_t eq
+    for q in range(m):
+        if bounds[q] == 0 or (bounds[q] <= best.top and bounds[q] < least):
+            continue
+        ckn_mh_row_counts_avx512(signatures, 64, signatures + i * 64, rows + q, 1, &eq)
+        if eq:
+            _best_offer(best, i, rows[q], eq, 64, threshold, set_offsets, set_values)
 
 
 cdef void _sort_indices(index_t* xs, Py_ssize_t n) noexcept nogil:
@@ -847,6 +918,7 @@ import os as _os
 _USE_AVX2 = ckn_mh_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
 _USE_AVX512 = (_USE_AVX2 and ckn_mh_have_avx512() != 0
                and _os.environ.get("CKN_NO_AVX512") != "1")
+_USE_AVX512BW = _USE_AVX512 and ckn_mh_have_avx512bw() != 0
 SIMD = "avx512" if _USE_AVX512 else "avx2" if _USE_AVX2 else "portable"
 _PAIR_LANES = 16 if _USE_AVX512 else 4
 

@@ -650,6 +650,52 @@ def test_dedup_pairs_on_every_simd_level(perms):
         assert dropped == [list(d[:3]) for d in want[1]]
 
 
+@pytest.mark.parametrize("threshold", [0.3, 0.75, 1.0])
+def test_dedup_pairs_with_colliding_fingerprints(threshold):
+    # 64 slots: the pairs pass first compares the slots' low bytes, an upper bound on the equal
+    # slots, and takes the exact count only where the bound could raise the best count or
+    # qualify. Values equal in the low byte but not above it make the bound far too high;
+    # near-copies, empty signatures and ties between equally good kept rows must all come out
+    # as the reference's.
+    rnd = random.Random(int(threshold * 100))
+    base = [[rnd.randrange(8) * 256 + rnd.randrange(3) for _ in range(64)] for _ in range(30)]
+    sigs = []
+    for row in base:
+        sigs.append(row)
+        for _ in range(3):
+            sigs.append([v if rnd.random() < 0.7 else v + 256 * rnd.randrange(1, 9)
+                         for v in row])
+    sigs[10] = [PRIME] * 64
+    sigs[11] = [PRIME - 256] * 64  # the empty signature's low bytes, no slot equal to p
+    sigs[40] = list(sigs[20])      # an exact copy
+    sets = [sorted(set(r) - {PRIME}) for r in sigs]
+    want = minhash_dedup_reference(sigs, threshold)
+    code = ("import json\n"
+            "from ckn.minhash import _dedup_by, dedup, SIMD\n"
+            f"s = {sigs!r}\n"
+            f"out = [[list(r.kept), [list(d[:3]) for d in r.dropped], list(r.max_similarity)]"
+            f" for r in (_dedup_by(s, {threshold}, path='pairs'), dedup(s, {threshold}))]\n"
+            "print(json.dumps([SIMD] + out))\n")
+    for _, *results in json_with_env(code, SIMD_LEVELS):
+        for kept, dropped, max_sim in results:
+            assert kept == want[0] and max_sim == want[2]
+            assert dropped == [list(d[:3]) for d in want[1]]
+    _check_dedup(sigs, threshold, sets)
+
+
+def test_dedup_pairs_bound_keeps_a_lesser_row_that_passes_the_exact_test():
+    # With exact sets, the best-estimate kept row may fail the exact Jaccard while a lesser one
+    # passes: C matches A in 60 slots (sets disjoint: no duplicate) and B in 50 (same set), so
+    # C is B's duplicate, though B's bound is below the best count so far.
+    common = [1000 + 7 * k for k in range(46)]
+    a = common + [3000 + 5 * k for k in range(18)]
+    b = common + [6000 + 3 * k for k in range(18)]
+    c = common + a[46:60] + b[60:]
+    sigs, sets = [a, b, c], [[100], [200], [200]]
+    assert minhash_dedup_reference(sigs, 0.75, sets)[1][0][:2] == (2, 1)
+    _check_dedup(sigs, 0.75, sets)
+
+
 def test_indexed_dedup_matches_reference_with_many_rows_sharing_few_values():
     # 2,100 rows over 40 slot values spread across all 31 bits: long chains of rows with equal
     # values in the inverted index and long probe runs in its per-slot table (8,192 entries).
