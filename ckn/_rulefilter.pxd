@@ -3,12 +3,18 @@
 # checked on ASCII byte views without the GIL.
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 
-ctypedef struct RuleBitFormulas:
-    const int32_t* next          # the LiteralIndex trie: next[node * width + class], 0 = none
-    const int32_t* literal_at    # per node: the literal that ends there, or -1
+ctypedef struct LiteralAutomaton:
+    const int32_t* next          # Aho-Corasick: next[state * width + class], one step per byte
+    const int32_t* literal_at    # per state: the literal that ends there, or -1
+    const int32_t* dict_link     # per state: the nearest proper-suffix state where a literal
+                                 # ends, 0 = none
+    const int32_t* depth         # per state: its length in bytes
     const uint8_t* classes       # per ASCII byte: its class, 0 = in no literal
     Py_ssize_t width
-    Py_ssize_t literals          # how many literals the trie holds
+    Py_ssize_t literals          # how many literals it finds
+
+ctypedef struct RuleBitFormulas:
+    LiteralAutomaton automaton   # the LiteralIndex's
     Py_ssize_t found_words       # uint64 words of a found set's bits (one bit per literal)
     Py_ssize_t found_size        # uint64 words of a found set: found bits, placed bits, then
                                  # per literal its first end, then its last start
@@ -37,10 +43,13 @@ cdef class LiteralIndex:
     cdef list literals
     cdef bint built             # the trie holds every literal
     cdef bint frozen            # a FormulaBits reads the trie: no literal may be added
-    cdef int32_t* next          # trie: next[node * width + class], 0 = no edge (0 is the root)
-    cdef int32_t* literal_at    # per node: the literal that ends there, or -1
+    cdef int32_t* next          # automaton: next[state * width + class] (0 is the root)
+    cdef int32_t* literal_at    # per state: the literal that ends there, or -1
+    cdef int32_t* dict_link     # per state: the nearest proper-suffix state with a literal
+    cdef int32_t* depth         # per state: its length
     cdef uint8_t classes[128]   # per ASCII byte: its class (1..width-1), 0 = in no literal
     cdef Py_ssize_t width
+    cdef LiteralAutomaton automaton  # the arrays above, for the nogil walk
     cdef uint64_t* found        # _KEPT found sets: the literals found in kept[k]
     cdef Py_ssize_t found_words
     cdef Py_ssize_t found_size

@@ -1,12 +1,12 @@
 """Rules' literal formulas, checked in C before their regexes run (``ckn._rule_formula``).
 
-``LiteralIndex()`` holds the literals of every formula made with it in one trie (byte classes:
-the characters of the literals; every other byte ends a walk). ``found`` for an ASCII view is
-the set of its literals that occur in the view, each with its first end and last start: a walk
-of the trie from every position, at most ``MAX_LITERAL`` steps each, so O(len(view) ·
-MAX_LITERAL) and usually a step or two per position. It is kept for the last ``_KEPT`` views:
-the sanitizer checks a segment's views (the text and its de-obfuscated form) against each
-selected rule in turn.
+``LiteralIndex()`` holds the literals of every formula made with it in one Aho-Corasick
+automaton (byte classes: the characters of the literals; every other byte goes back to the
+root). ``found`` for an ASCII view is the set of its literals that occur in the view (and,
+when an ordered formula asks, each one's first end and last start): one step per byte and a
+look at the literals ending there, so O(len(view) + occurrences). It is kept for the last
+``_KEPT`` views: the sanitizer checks a segment's views (the text and its de-obfuscated form)
+against each selected rule in turn.
 
 ``LiteralFormula(index, literals, nodes, matcher)`` is one rule's formula (``literals`` and
 ``nodes`` from ``ckn._rule_formula.program``): ``check(view)`` evaluates it over the index's
@@ -231,46 +231,50 @@ cdef inline bint _program_placed(const int32_t* nodes, const uint64_t* found,
     return _placed(nodes, 0, found + _bit_words(literals), ends, ends + literals, &e, &s)
 
 
-cdef void _walk(const int32_t* next, const int32_t* literal_at, const uint8_t* classes,
-                Py_ssize_t width, Py_ssize_t literals, const uint8_t* d, Py_ssize_t n,
-                uint64_t* found, bint place) noexcept nogil:
-    """Add to the found set ``found`` the literals of the trie that occur in the ``n`` ASCII
-    bytes at ``d``: a walk from every position, ending at a byte in no literal or a missing
-    edge. With ``place``, their places instead (placed bits, first ends and last starts): a
-    literal placed before (in another view) keeps the earlier of the two first ends and the
-    later of the two last starts. Places cost a scattered write per occurrence, so they are
-    taken only when an ordered formula needs them."""
-    cdef Py_ssize_t i, j, node, literal
+cdef void _walk(const LiteralAutomaton* t, const uint8_t* d, Py_ssize_t n, uint64_t* found,
+                bint place) noexcept nogil:
+    """Add to the found set ``found`` the literals of the automaton ``t`` (its trie fields)
+    that occur in the ``n`` ASCII bytes at ``d``: one step per byte (a byte in no literal goes
+    back to the root), and at each byte every literal that ends there (the state's own, then
+    its ``dict_link`` chain). With ``place``, their places instead (placed bits, first ends and
+    last starts): a literal placed before (in another view) keeps the earlier of the two first
+    ends and the later of the two last starts. Places cost a scattered write per occurrence,
+    so they are taken only when an ordered formula needs them. O(n + occurrences)."""
+    cdef Py_ssize_t j, state = 0, out, literal, start
+    cdef Py_ssize_t literals = t.literals, width = t.width
+    cdef const int32_t* next = t.next
+    cdef const int32_t* literal_at = t.literal_at
+    cdef const int32_t* dict_link = t.dict_link
+    cdef const uint8_t* classes = t.classes
     cdef uint64_t* placed = found + _bit_words(literals)
     cdef Py_ssize_t* ends = _ends(found, literals)
     cdef Py_ssize_t* starts = ends + literals
     cdef uint64_t bit
     cdef uint8_t c
-    for i in range(n):
-        node = 0
-        j = i
-        while j < n:
-            c = classes[d[j]]
-            if c == 0:
-                break
-            node = next[node * width + c]
-            if node == 0:
-                break
-            literal = literal_at[node]
-            if literal >= 0:
-                bit = 1ULL << (literal & 63)
-                if not place:
-                    found[literal >> 6] |= bit
-                elif placed[literal >> 6] & bit:
+    for j in range(n):
+        c = classes[d[j]]
+        if c == 0:
+            state = 0
+            continue
+        state = next[state * width + c]
+        out = state if literal_at[state] >= 0 else dict_link[state]
+        while out:
+            literal = literal_at[out]
+            bit = 1ULL << (literal & 63)
+            if not place:
+                found[literal >> 6] |= bit
+            else:
+                start = j + 1 - t.depth[out]
+                if placed[literal >> 6] & bit:
                     if j + 1 < ends[literal]:
                         ends[literal] = j + 1
-                    if i > starts[literal]:
-                        starts[literal] = i
+                    if start > starts[literal]:
+                        starts[literal] = start
                 else:
                     placed[literal >> 6] |= bit
                     ends[literal] = j + 1
-                    starts[literal] = i
-            j += 1
+                    starts[literal] = start
+            out = dict_link[out]
 
 
 cdef class LiteralIndex:
@@ -290,6 +294,8 @@ cdef class LiteralIndex:
     def __dealloc__(self):
         free(self.next)
         free(self.literal_at)
+        free(self.dict_link)
+        free(self.depth)
         free(self.found)
 
     cpdef list add(self, list literals):
@@ -313,13 +319,21 @@ cdef class LiteralIndex:
         return numbers
 
     cdef int _build(self) except -1:
-        cdef Py_ssize_t total = 0, n_trie = 1, k, node, child
+        """The trie of the literals, then its Aho-Corasick automaton in place: every missing
+        edge of ``next`` set to where the longest proper suffix's state goes (so a walk takes
+        one step per byte), ``dict_link`` to the nearest proper-suffix state where a literal
+        ends, ``depth`` to each state's length. O(total literal bytes * width)."""
+        cdef Py_ssize_t total = 0, n_trie = 1, k, node, child, head, tail, w
+        cdef int32_t* fail = NULL
+        cdef int32_t* order = NULL
         cdef bytes word
         cdef int c
         free(self.next)
         free(self.literal_at)
+        free(self.dict_link)
+        free(self.depth)
         free(self.found)
-        self.next = self.literal_at = NULL
+        self.next = self.literal_at = self.dict_link = self.depth = NULL
         self.found = NULL
         self.kept = [None] * _KEPT
         memset(self.classes, 0, sizeof(self.classes))
@@ -330,26 +344,70 @@ cdef class LiteralIndex:
                 if self.classes[c] == 0:
                     self.classes[c] = <uint8_t>self.width
                     self.width += 1
-        self.next = <int32_t*>calloc((total + 1) * self.width, sizeof(int32_t))
+        w = self.width
+        self.next = <int32_t*>calloc((total + 1) * w, sizeof(int32_t))
         self.literal_at = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        self.dict_link = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        self.depth = <int32_t*>malloc((total + 1) * sizeof(int32_t))
         self.found_words = _bit_words(len(self.literals))
         self.found_size = _found_size(len(self.literals))
         self.placed = 0
         self.found = <uint64_t*>malloc(_KEPT * self.found_size * sizeof(uint64_t))
-        if self.next == NULL or self.literal_at == NULL or self.found == NULL:
+        if (self.next == NULL or self.literal_at == NULL or self.dict_link == NULL
+                or self.depth == NULL or self.found == NULL):
             raise MemoryError()
         self.literal_at[0] = -1
+        self.depth[0] = 0
         for k, word in enumerate(self.literals):
             node = 0
             for c in word:
-                child = self.next[node * self.width + self.classes[c]]
+                child = self.next[node * w + self.classes[c]]
                 if child == 0:
                     child = n_trie
                     n_trie += 1
                     self.literal_at[child] = -1
-                    self.next[node * self.width + self.classes[c]] = <int32_t>child
+                    self.depth[child] = self.depth[node] + 1
+                    self.next[node * w + self.classes[c]] = <int32_t>child
                 node = child
             self.literal_at[node] = <int32_t>k
+        fail = <int32_t*>malloc(n_trie * sizeof(int32_t))
+        order = <int32_t*>malloc(n_trie * sizeof(int32_t))
+        try:
+            if fail == NULL or order == NULL:
+                raise MemoryError()
+            fail[0] = 0
+            self.dict_link[0] = 0
+            head, tail = 0, 0
+            for c in range(1, w):  # the root's children fall back to the root
+                child = self.next[c]
+                if child:
+                    fail[child] = 0
+                    self.dict_link[child] = 0
+                    order[tail] = <int32_t>child
+                    tail += 1
+            while head < tail:  # breadth first: a state's fallback is shallower, so done
+                node = order[head]
+                head += 1
+                for c in range(1, w):
+                    child = self.next[node * w + c]
+                    if child and self.depth[child] == self.depth[node] + 1:
+                        fail[child] = self.next[fail[node] * w + c]
+                        self.dict_link[child] = (fail[child] if self.literal_at[fail[child]] >= 0
+                                                 else self.dict_link[fail[child]])
+                        order[tail] = <int32_t>child
+                        tail += 1
+                    else:
+                        self.next[node * w + c] = self.next[fail[node] * w + c]
+        finally:
+            free(fail)
+            free(order)
+        self.automaton.next = self.next
+        self.automaton.literal_at = self.literal_at
+        self.automaton.dict_link = self.dict_link
+        self.automaton.depth = self.depth
+        self.automaton.classes = self.classes
+        self.automaton.width = self.width
+        self.automaton.literals = len(self.literals)
         self.built = True
         return 0
 
@@ -358,7 +416,7 @@ cdef class LiteralIndex:
         their places too (taken once per kept view, when first asked for)."""
         if not self.built:
             self._build()
-        cdef Py_ssize_t k, n = len(self.literals)
+        cdef Py_ssize_t k
         cdef uint64_t* found = NULL
         cdef const uint8_t* data = <const uint8_t*>PyUnicode_DATA(view)
         for k in range(_KEPT):
@@ -370,14 +428,12 @@ cdef class LiteralIndex:
             self.victim = (k + 1) % _KEPT
             found = self.found + k * self.found_size
             memset(found, 0, self.found_words * sizeof(uint64_t))
-            _walk(self.next, self.literal_at, self.classes, self.width, n, data,
-                  PyUnicode_GET_LENGTH(view), found, False)
+            _walk(&self.automaton, data, PyUnicode_GET_LENGTH(view), found, False)
             self.kept[k] = view
             self.placed &= ~(1 << k)
         if place and not self.placed & (1 << k):
             memset(found + self.found_words, 0, self.found_words * sizeof(uint64_t))
-            _walk(self.next, self.literal_at, self.classes, self.width, n, data,
-                  PyUnicode_GET_LENGTH(view), found, True)
+            _walk(&self.automaton, data, PyUnicode_GET_LENGTH(view), found, True)
             self.placed |= 1 << k
         return found
 
@@ -510,7 +566,7 @@ cdef void _narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
             bit = 64 * half + _lowest_bit(word)
             word &= word - 1
             for p in range(f.first[bit], f.first[bit + 1]):
-                if (_program_placed(f.nodes + 3 * f.programs[p], found, f.literals)
+                if (_program_placed(f.nodes + 3 * f.programs[p], found, f.automaton.literals)
                         if placed and f.ordered[p]
                         else _holds(f.nodes + 3 * f.programs[p], 0, found)):
                     break
@@ -528,8 +584,7 @@ cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
     cdef Py_ssize_t k
     memset(found, 0, f.found_words * sizeof(uint64_t))
     for k in range(count):
-        _walk(f.next, f.literal_at, f.classes, f.width, f.literals, views[k], sizes[k], found,
-              False)
+        _walk(&f.automaton, views[k], sizes[k], found, False)
     if extra != NULL:
         for k in range(f.found_words):
             found[k] |= extra[k]
@@ -537,8 +592,7 @@ cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
     if ordered and (lo[0] & f.ordered_bits[0] or hi[0] & f.ordered_bits[1]):
         memset(found + f.found_words, 0, f.found_words * sizeof(uint64_t))
         for k in range(count):
-            _walk(f.next, f.literal_at, f.classes, f.width, f.literals, views[k], sizes[k],
-                  found, True)
+            _walk(&f.automaton, views[k], sizes[k], found, True)
         _narrow(f, found, lo, hi, True)
 
 
@@ -589,11 +643,7 @@ cdef class FormulaBits:
         if not index.built:
             index._build()
         index.frozen = True
-        self.data.next = index.next
-        self.data.literal_at = index.literal_at
-        self.data.classes = index.classes
-        self.data.width = index.width
-        self.data.literals = len(index.literals)
+        self.data.automaton = index.automaton
         self.data.found_words = index.found_words
         self.data.found_size = index.found_size
         self.data.nodes = self.nodes
