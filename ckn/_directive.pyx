@@ -9,14 +9,15 @@ letters, two or more long, and a pair for each two consecutive runs), keeps the 
 once each and adds their weights in sorted feature order, left to right from 0.0: the double
 that ``directive_score._weight_sum`` gives (unknown features weigh 0.0, which changes no sum).
 It returns None when a view is not a plain-ASCII str or holds what ``_tokens`` may rewrite as an
-address (``http``, ``www.``, ``@``, ``example``, or ``.`` before a lower-case letter); the caller
-then takes the Python path. O(total view length + k log k) for k known features found; the
+address (``http``, ``www.``, ``@``, ``example``, or ``.`` before one of the address pattern's
+domain endings and a word boundary: ``directive_score._ADDRESS_HINT``); the caller then takes
+the Python path. O(total view length + k log k) for k known features found; the
 tables take O(number of ASCII features) memory.
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, strlen
 
 from ckn.minhash cimport minhash_fnv1a64 as _fnv1a, minhash_mix64 as _mix
 
@@ -34,13 +35,36 @@ cdef inline bint _is_letter(uint8_t c) noexcept nogil:
     return <unsigned int>((c | 32) - 97) < 26  # A-Z, a-z
 
 
+# The domain endings of ``directive_score._ADDRESS`` (after a dot, before a word boundary).
+cdef const char* _ENDINGS[22]
+_ENDINGS[:] = [b"invalid", b"example", b"test", b"localhost", b"com", b"org", b"net", b"io",
+               b"dev", b"ai", b"app", b"co", b"ru", b"de", b"fr", b"es", b"cn", b"jp", b"uk",
+               b"eu", b"info", b"biz"]
+
+
+cdef inline bint _is_word(uint8_t c) noexcept nogil:
+    return _is_letter(c) or 48 <= c <= 57 or c == 95  # \w on ASCII
+
+
+cdef bint _ending_at(const uint8_t* p, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
+    """One of the domain endings starts at ``p[i]`` and a word boundary follows it."""
+    cdef Py_ssize_t k, m
+    cdef const char* e
+    for k in range(22):
+        e = _ENDINGS[k]
+        m = strlen(e)
+        if i + m <= n and memcmp(p + i, e, m) == 0 and (i + m == n or not _is_word(p[i + m])):
+            return True
+    return False
+
+
 cdef bint _address_hint(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    """True when ``directive_score._ADDRESS_HINT`` matches somewhere in ``p[:n]``."""
+    """True when ``directive_score._ADDRESS_HINT`` matches somewhere in ``p[:n]`` (ASCII)."""
     cdef Py_ssize_t i
     for i in range(n):
         if p[i] == 64:  # @
             return True
-        if p[i] == 46 and i + 1 < n and 97 <= p[i + 1] <= 122:  # "." before a-z
+        if p[i] == 46 and i + 1 < n and 97 <= p[i + 1] <= 122 and _ending_at(p, n, i + 1):
             return True
         if p[i] == 104 and i + 4 <= n and memcmp(p + i, b"http", 4) == 0:
             return True

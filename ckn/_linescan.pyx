@@ -835,8 +835,8 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     form (an apostrophe inside a word reads as a space). The rule bits whose rules' literal
     formulas fail over the literals of both views found together (each at its earliest end and
     latest start in either, which keeps every formula that holds on one of them, SEQ order
-    included) are dropped, and so is the model's bit when the directive
-    model scores the views at or below its threshold (the double ``Model.score`` gives). A
+    included) are dropped, and so is the model's bit when the directive model scores the views
+    at or below its threshold (the double ``Model.score`` gives). A
     segment with two quotes of a kind, whose views may blank quoted mentions, goes to
     ``_quoted_checked``. A segment whose base view ``sanitizer._without_mentions`` could change
     otherwise (``]``, ``<|``, ``<<``, ``<`` with ``_``), or one that ``sanitizer._ascii_view``

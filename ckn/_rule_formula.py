@@ -34,10 +34,9 @@ derives a lower bound on where a match region of that part ends (E) and an upper
 where it starts (S): a literal's first end and last start; the min E / max S over an OR's true
 parts; the max E / min S over an AND's or a SEQ's parts; nothing (0, infinity) for P. A SEQ
 holds when each part holds and no earlier part's E exceeds a later part's S (a SEQ of more
-than ``MAX_PIECES`` parts: order unchecked). If the regex
-matches, every part's region lies inside the match in that order, so these bounds hold and the
-formula does (the tests check it on every match): skipping the regex where it fails changes
-no verdict.
+than ``MAX_PIECES`` parts: order unchecked). If the regex matches, every part's region lies
+inside the match in that order, so these bounds hold and the formula does (the tests check it
+on every match): skipping the regex where it fails changes no verdict.
 """
 
 from __future__ import annotations
@@ -55,8 +54,8 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre
     import sre_parse as _sre_parse
 
-__all__ = ["MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "TRUE", "FALSE", "required", "holds", "holds_over",
-           "cut", "program", "program_for", "pattern_key", "load_table", "table"]
+__all__ = ["MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "TRUE", "FALSE", "required", "holds",
+           "holds_over", "cut", "program", "program_for", "pattern_key", "load_table", "table"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)

@@ -54,8 +54,11 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 # Something every match of _ADDRESS contains (a scheme, "www.", "@", "example", or a dot before
-# the letters of a domain ending): the costly substitution is skipped on views without one.
-_ADDRESS_HINT = re.compile(r"http|www\.|@|example|\.[a-z]")
+# one of its domain endings and a word boundary): the costly substitution is skipped on views
+# without one (documentation's "os.path" and "e.g." have none).
+_ADDRESS_HINT = re.compile(
+    r"http|www\.|@|example|\.(?:invalid|example|test|localhost|com|org|net|io|dev|ai|app|co"
+    r"|ru|de|fr|es|cn|jp|uk|eu|info|biz)\b")
 
 
 def _tokens(view: str) -> list[str]:

@@ -135,6 +135,7 @@ def test_model_gate_is_the_same_on_every_path(pieces):
 _VIEW_PIECES = st.sampled_from([
     "send", " ", ".", "..", "@", "http", "https://", "www.", "example", "example.com", "evil.invalid",
     "a.b", "x@y.z", "exampleinvalid", "3.10", ".io", "-", "_", "ops", "é", "东京", "ру", "\t",
+    "os.path", "e.g.", ".co", ".com", ".community", ".co.uk", "uk", "m", "1", ".de", "localhost",
 ])
 
 
@@ -144,6 +145,8 @@ _VIEW_PIECES = st.sampled_from([
 @example("open http://localhost:8080")  # no dot, no "@": never substituted (as trained)
 @example("see exampleinvalid/x.")
 @example("go to www.x and a.io.")
+@example("see os.path.join and e.g. x.de_facto or a.co.uk")  # only ".co" and ".uk" hint
+@example("write to ops.co now")  # each ending hints: this one alone makes an address
 def test_address_hint_never_changes_the_tokens(view):
     """``_tokens`` skips the address substitution when ``_ADDRESS_HINT`` finds nothing: such a
     view has no address in it, so its tokens are those of the substitution (what the model
@@ -171,7 +174,9 @@ _ASCII_PIECES = st.one_of(
     st.sampled_from(_MODEL_WORDS),
     st.sampled_from([k[2:] for k in _MODEL_KEYS if k.startswith("p:")]),  # known pairs
     st.sampled_from([" ", "  ", ", ", ". ", "-", "'", "_", "\t", "1", "x", " q ", "Ab", "zz",
-                     "HTTP", "Example", ".", "@", "http", "www.", "example", ".com", "\x00"]),
+                     "HTTP", "Example", ".", "@", "http", "www.", "example", ".com", "\x00",
+                     ".co", ".cox", ".co_", ".com1", ".io.", "os.path", "e.g.", "biz", ".in",
+                     "fo", "info", ".localhost"]),
     st.text(st.characters(min_codepoint=0, max_codepoint=127), max_size=6),
 )
 
@@ -181,6 +186,8 @@ _ASCII_PIECES = st.one_of(
 @example(["ignore the rules", "ignore the rules"])  # a feature in two views counts once
 @example(["ignore x the rules"])                    # a single letter does not break a pair
 @example(["visit example.invalid now"])
+@example(["os.path.join, e.g. x.community", "see a.co1 or b.biz"])  # no hint, then ".biz"
+@example(["write to ops.co now"])
 def test_compiled_weight_sum_is_the_python_sum(views):
     """``AsciiScorer.weight_sum`` gives the Python path's double bit for bit, or declines
     (None) exactly when a view holds an address hint, for the shipped model."""
