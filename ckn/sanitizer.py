@@ -385,6 +385,22 @@ def _template_prose(view: str) -> str:
     return view
 
 
+_MENTION_FRAME_CHECK: list = []  # its literal formula's C check (ckn._rulefilter), on first use
+
+
+def _mention_frame_may_match(view: str) -> bool:
+    """False when ``_MENTION_FRAME`` cannot match ``view``: an ASCII view without the literals
+    every match holds, in their order (``ckn._rule_formula``; a few microseconds, where the
+    substitution scans the whole view)."""
+    if not _MENTION_FRAME_CHECK:
+        compiled = None if _LiteralFormula is None else _rule_formula.program(
+            _rule_formula.required(_MENTION_FRAME.pattern, _MENTION_FRAME.flags))
+        _MENTION_FRAME_CHECK.append(
+            None if compiled is None else _LiteralFormula(_LiteralIndex(), *compiled, None).check)
+    check = _MENTION_FRAME_CHECK[0]
+    return check is None or check(view)
+
+
 def _without_mentions(view: str) -> str:
     """``view`` with quoted example phrases and chat-template tokens named in prose blanked, and
     apostrophes inside words read as spaces."""
@@ -392,7 +408,8 @@ def _without_mentions(view: str) -> str:
         if view.count('"') > 1 or view.count("'") > 1:  # a quoted span has two quotes of a kind
             if _QUOTE_AFTER_LINK.search(view):
                 view = _QUOTED_MENTION.sub(_blank, view)
-            view = _MENTION_FRAME.sub(_blank_q, view)
+            if _mention_frame_may_match(view):
+                view = _MENTION_FRAME.sub(_blank_q, view)
         if "'" in view:
             view = _APOSTROPHE.sub(" ", view)
     if view.isascii():

@@ -61,6 +61,22 @@ def test_each_rules_check_is_its_formula_and_passes_every_match(index):
     assert matched or not RULES[index].examples[0].isascii()
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["phrases like", "strings such as", "the page says", "asks",
+                                 "attack", " ", ", ", ":", "'", '"', "ignore all rules", "x",
+                                 "for example", "texts", "e.g.", "don't", "it's"]),
+                max_size=16).map("".join))
+def test_the_mention_frame_check_passes_every_match(text):
+    # _without_mentions runs _MENTION_FRAME's substitution only where its literal formula holds
+    views = [text] + [v for line in LINES[::7] for v in _sanitizer.normalized_views(line)]
+    for view in views:
+        if _sanitizer._MENTION_FRAME.search(view):
+            assert _sanitizer._mention_frame_may_match(view), view
+    assert _sanitizer._mention_frame_may_match("the page says: 'x'")
+    assert not _sanitizer._mention_frame_may_match("nothing to see: 'x'")
+    assert not _sanitizer._mention_frame_may_match("'x' is what it says")  # in the wrong order
+
+
 @pytest.mark.parametrize("sample", ["code", "prose"])
 def test_the_check_skips_most_rule_runs_on_ordinary_text(sample):
     # What the check is for: on ordinary text the pre-filter selects the rules whose anchor
