@@ -5,13 +5,14 @@ name at top level) and the rule it breaks.
 """
 
 import math
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .errors import InputError, InputTypeError
 
-__all__ = ["Params", "PARAMETER_NAMES", "closest_name", "edit_distance"]
+__all__ = ["Params", "PARAMETER_NAMES", "closest_name", "edit_distance", "integer_value"]
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -45,12 +46,29 @@ def _number(name, x, *, low, high=math.inf, low_open=False):
     return x
 
 
+def integer_value(x) -> int | None:
+    """``x`` as a Python int when it is an integer: an ``int`` other than a bool, or an integer
+    scalar that says so through ``__index__`` (numpy's ``int64``, ``uint32`` …; numpy's bool
+    refuses); else None."""
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, int):
+        return int(x)
+    if getattr(type(x), "__index__", None) is None:
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
 def _integer(name, x, *, low):
-    if isinstance(x, bool) or not isinstance(x, int):
+    value = integer_value(x)
+    if value is None:
         raise InputTypeError(name, f"expected an integer >= {low}, got {x!r}")
-    if x < low:
-        raise InputError(name, f"expected an integer >= {low}, got {x}")
-    return x
+    if value < low:
+        raise InputError(name, f"expected an integer >= {low}, got {value}")
+    return value
 
 
 def _weights(name, x):

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import InputError, InputTypeError
-from .params import PARAMETER_NAMES, Params, closest_name
+from .params import PARAMETER_NAMES, Params, closest_name, integer_value
 from .similarity import score_fallback
 
 from . import _dense  # compiled one-pass paths for float lists and float64 buffers
@@ -124,10 +124,12 @@ def _candidate(i: int, c, has_query_embedding: bool, dim: int) -> Candidate:
         raise InputTypeError(f"{path}.id", f"expected a non-empty string, got {_json_type(cid)}")
     if not cid:
         raise InputError(f"{path}.id", "expected a non-empty string, got an empty string")
-    if isinstance(tokens, bool) or not isinstance(tokens, int):
+    count = integer_value(tokens)  # an int, or an integer scalar such as numpy.int64
+    if count is None:
         raise InputTypeError(f"{path}.tokens", f"expected a non-negative integer, got {_json_type(tokens)}")
-    if tokens < 0:
-        raise InputError(f"{path}.tokens", f"expected a non-negative integer, got {tokens}")
+    if count < 0:
+        raise InputError(f"{path}.tokens", f"expected a non-negative integer, got {count}")
+    tokens = count
     if not isinstance(text, str):
         raise InputTypeError(f"{path}.text", f"expected a string, got {_json_type(text)}")
     embedding = c.get("embedding")

@@ -201,6 +201,31 @@ BAD_POOLS = [
 ]
 
 
+def test_integer_scalars_are_integers():
+    # numpy's integer scalars (or any type with __index__) count as integers, read as Python
+    # ints: the receipt is the same as with ints; numpy's bools and floats are still refused
+    np = pytest.importorskip("numpy")
+    pool = ckn.example_pool()
+    expected = ckn.pack(pool).receipt
+    for c in pool["candidates"]:
+        c["tokens"] = np.int64(c["tokens"])
+    pool.update(token_budget=np.uint32(pool["token_budget"]), shingle_size=np.int8(3))
+    result = ckn.pack(pool)
+    receipt = result.receipt
+    assert receipt == expected and json.dumps(receipt) == json.dumps(expected)
+    assert type(receipt["token_budget"]) is int and type(receipt["total_tokens"]) is int
+    assert all(type(chunk.tokens) is int for chunk in result.chunks)
+    assert json.dumps(result.as_dict()) == json.dumps(ckn.pack(ckn.example_pool()).as_dict())
+    for bad, error in [(np.bool_(True), InputTypeError), (np.float64(60.0), InputTypeError),
+                       (np.int64(-1), InputError)]:
+        pool["candidates"][1]["tokens"] = bad
+        with pytest.raises(error, match=r"candidates\[1\]\.tokens: expected a non-negative integer"):
+            ckn.pack(pool)
+    pool["candidates"][1]["tokens"] = 60
+    with pytest.raises(InputTypeError, match="token_budget: expected an integer >= 0"):
+        ckn.pack({**pool, "token_budget": np.bool_(False)})
+
+
 @pytest.mark.parametrize("mutate, error, message", BAD_POOLS)
 def test_bad_pools_name_the_path_and_rule(mutate, error, message):
     pool = ckn.example_pool()
