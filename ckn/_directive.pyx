@@ -35,11 +35,12 @@ cdef inline bint _is_letter(uint8_t c) noexcept nogil:
     return <unsigned int>((c | 32) - 97) < 26  # A-Z, a-z
 
 
-# The domain endings of ``directive_score._ADDRESS`` (after a dot, before a word boundary).
-cdef const char* _ENDINGS[22]
+# The domain endings of ``directive_score._ADDRESS`` (``_DOMAIN_ENDINGS``: after a dot, before
+# a word boundary), then NULL.
+cdef const char* _ENDINGS[23]
 _ENDINGS[:] = [b"invalid", b"example", b"test", b"localhost", b"com", b"org", b"net", b"io",
                b"dev", b"ai", b"app", b"co", b"ru", b"de", b"fr", b"es", b"cn", b"jp", b"uk",
-               b"eu", b"info", b"biz"]
+               b"eu", b"info", b"biz", NULL]
 
 
 cdef inline bint _is_word(uint8_t c) noexcept nogil:
@@ -48,13 +49,13 @@ cdef inline bint _is_word(uint8_t c) noexcept nogil:
 
 cdef bint _ending_at(const uint8_t* p, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
     """One of the domain endings starts at ``p[i]`` and a word boundary follows it."""
-    cdef Py_ssize_t k, m
-    cdef const char* e
-    for k in range(22):
-        e = _ENDINGS[k]
-        m = strlen(e)
-        if i + m <= n and memcmp(p + i, e, m) == 0 and (i + m == n or not _is_word(p[i + m])):
+    cdef Py_ssize_t k = 0, m
+    while _ENDINGS[k] != NULL:
+        m = strlen(_ENDINGS[k])
+        if (i + m <= n and memcmp(p + i, _ENDINGS[k], m) == 0
+                and (i + m == n or not _is_word(p[i + m]))):
             return True
+        k += 1
     return False
 
 

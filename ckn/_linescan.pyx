@@ -844,7 +844,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     mask, as does the model's bit when a view may hold an address
     (``directive_weight_sum``): Python decides them. ``views``: 3 * n bytes;
     ``found``: ``found_size`` words; ``ranks``: ``directive_ranks_room(2 * n)`` slots.
-    O(n * MAX_LITERAL)."""
+    O(n + the literals' occurrences)."""
     cdef index_t i, m
     cdef uint32_t c
     cdef bint angle = False, underscore = False

@@ -33,7 +33,7 @@ ctypedef struct RuleBitFormulas:
 # (found_words words) when not NULL; with ordered, a program's SEQ nodes must also hold in order
 # over the literals' places, each literal at its earliest end and latest start in any view
 # (taken only when a bit with an ordered program is left). found: found_size words of scratch.
-# O(total size * MAX_LITERAL).
+# O(total size + literal occurrences).
 cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
                          const Py_ssize_t* sizes, Py_ssize_t count, const uint64_t* extra,
                          bint ordered, uint64_t* found, uint64_t* lo, uint64_t* hi) noexcept nogil
@@ -43,13 +43,8 @@ cdef class LiteralIndex:
     cdef list literals
     cdef bint built             # the trie holds every literal
     cdef bint frozen            # a FormulaBits reads the trie: no literal may be added
-    cdef int32_t* next          # automaton: next[state * width + class] (0 is the root)
-    cdef int32_t* literal_at    # per state: the literal that ends there, or -1
-    cdef int32_t* dict_link     # per state: the nearest proper-suffix state with a literal
-    cdef int32_t* depth         # per state: its length
     cdef uint8_t classes[128]   # per ASCII byte: its class (1..width-1), 0 = in no literal
-    cdef Py_ssize_t width
-    cdef LiteralAutomaton automaton  # the arrays above, for the nogil walk
+    cdef LiteralAutomaton automaton  # its arrays are owned here (_free_automaton)
     cdef uint64_t* found        # _KEPT found sets: the literals found in kept[k]
     cdef Py_ssize_t found_words
     cdef Py_ssize_t found_size
@@ -58,6 +53,7 @@ cdef class LiteralIndex:
     cdef Py_ssize_t victim      # the slot to refill next
 
     cpdef list add(self, list literals)
+    cdef void _free_automaton(self) noexcept
     cdef int _build(self) except -1
     cdef const uint64_t* found_in(self, str view, bint place) except NULL
 

@@ -292,11 +292,15 @@ cdef class LiteralIndex:
         self.victim = 0
 
     def __dealloc__(self):
-        free(self.next)
-        free(self.literal_at)
-        free(self.dict_link)
-        free(self.depth)
+        self._free_automaton()
         free(self.found)
+
+    cdef void _free_automaton(self) noexcept:
+        free(<void*>self.automaton.next)
+        free(<void*>self.automaton.literal_at)
+        free(<void*>self.automaton.dict_link)
+        free(<void*>self.automaton.depth)
+        memset(&self.automaton, 0, sizeof(self.automaton))
 
     cpdef list add(self, list literals):
         """The numbers of ``literals`` (ASCII bytes of 1 to MAX_LITERAL bytes), new ones
@@ -323,91 +327,87 @@ cdef class LiteralIndex:
         edge of ``next`` set to where the longest proper suffix's state goes (so a walk takes
         one step per byte), ``dict_link`` to the nearest proper-suffix state where a literal
         ends, ``depth`` to each state's length. O(total literal bytes * width)."""
-        cdef Py_ssize_t total = 0, n_trie = 1, k, node, child, head, tail, w
+        cdef Py_ssize_t total = 0, n_trie = 1, k, node, child, head, tail, w = 1
+        cdef int32_t* nxt
+        cdef int32_t* at
+        cdef int32_t* link
+        cdef int32_t* depth
         cdef int32_t* fail = NULL
         cdef int32_t* order = NULL
         cdef bytes word
         cdef int c
-        free(self.next)
-        free(self.literal_at)
-        free(self.dict_link)
-        free(self.depth)
+        self._free_automaton()
         free(self.found)
-        self.next = self.literal_at = self.dict_link = self.depth = NULL
         self.found = NULL
         self.kept = [None] * _KEPT
         memset(self.classes, 0, sizeof(self.classes))
-        self.width = 1
         for word in self.literals:
             total += len(word)
             for c in word:                  # ASCII: 0..127
                 if self.classes[c] == 0:
-                    self.classes[c] = <uint8_t>self.width
-                    self.width += 1
-        w = self.width
-        self.next = <int32_t*>calloc((total + 1) * w, sizeof(int32_t))
-        self.literal_at = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        self.dict_link = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        self.depth = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+                    self.classes[c] = <uint8_t>w
+                    w += 1
+        nxt = <int32_t*>calloc((total + 1) * w, sizeof(int32_t))
+        at = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        link = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        depth = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        self.automaton.next = nxt   # owned here from now on (_free_automaton)
+        self.automaton.literal_at = at
+        self.automaton.dict_link = link
+        self.automaton.depth = depth
+        self.automaton.classes = self.classes
+        self.automaton.width = w
+        self.automaton.literals = len(self.literals)
         self.found_words = _bit_words(len(self.literals))
         self.found_size = _found_size(len(self.literals))
         self.placed = 0
         self.found = <uint64_t*>malloc(_KEPT * self.found_size * sizeof(uint64_t))
-        if (self.next == NULL or self.literal_at == NULL or self.dict_link == NULL
-                or self.depth == NULL or self.found == NULL):
+        if nxt == NULL or at == NULL or link == NULL or depth == NULL or self.found == NULL:
             raise MemoryError()
-        self.literal_at[0] = -1
-        self.depth[0] = 0
+        at[0] = -1
+        depth[0] = 0
         for k, word in enumerate(self.literals):
             node = 0
             for c in word:
-                child = self.next[node * w + self.classes[c]]
+                child = nxt[node * w + self.classes[c]]
                 if child == 0:
                     child = n_trie
                     n_trie += 1
-                    self.literal_at[child] = -1
-                    self.depth[child] = self.depth[node] + 1
-                    self.next[node * w + self.classes[c]] = <int32_t>child
+                    at[child] = -1
+                    depth[child] = depth[node] + 1
+                    nxt[node * w + self.classes[c]] = <int32_t>child
                 node = child
-            self.literal_at[node] = <int32_t>k
+            at[node] = <int32_t>k
         fail = <int32_t*>malloc(n_trie * sizeof(int32_t))
         order = <int32_t*>malloc(n_trie * sizeof(int32_t))
         try:
             if fail == NULL or order == NULL:
                 raise MemoryError()
             fail[0] = 0
-            self.dict_link[0] = 0
+            link[0] = 0
             head, tail = 0, 0
             for c in range(1, w):  # the root's children fall back to the root
-                child = self.next[c]
+                child = nxt[c]
                 if child:
                     fail[child] = 0
-                    self.dict_link[child] = 0
+                    link[child] = 0
                     order[tail] = <int32_t>child
                     tail += 1
             while head < tail:  # breadth first: a state's fallback is shallower, so done
                 node = order[head]
                 head += 1
                 for c in range(1, w):
-                    child = self.next[node * w + c]
-                    if child and self.depth[child] == self.depth[node] + 1:
-                        fail[child] = self.next[fail[node] * w + c]
-                        self.dict_link[child] = (fail[child] if self.literal_at[fail[child]] >= 0
-                                                 else self.dict_link[fail[child]])
+                    child = nxt[node * w + c]
+                    if child and depth[child] == depth[node] + 1:
+                        fail[child] = nxt[fail[node] * w + c]
+                        link[child] = fail[child] if at[fail[child]] >= 0 else link[fail[child]]
                         order[tail] = <int32_t>child
                         tail += 1
                     else:
-                        self.next[node * w + c] = self.next[fail[node] * w + c]
+                        nxt[node * w + c] = nxt[fail[node] * w + c]
         finally:
             free(fail)
             free(order)
-        self.automaton.next = self.next
-        self.automaton.literal_at = self.literal_at
-        self.automaton.dict_link = self.dict_link
-        self.automaton.depth = self.depth
-        self.automaton.classes = self.classes
-        self.automaton.width = self.width
-        self.automaton.literals = len(self.literals)
         self.built = True
         return 0
 

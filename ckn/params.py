@@ -52,12 +52,8 @@ def integer_value(x) -> int | None:
     refuses); else None."""
     if isinstance(x, bool):
         return None
-    if isinstance(x, int):
-        return int(x)
-    if getattr(type(x), "__index__", None) is None:
-        return None
     try:
-        return operator.index(x)
+        return operator.index(x)  # an exact int, also for an int subclass
     except TypeError:
         return None
 

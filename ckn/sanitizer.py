@@ -385,19 +385,22 @@ def _template_prose(view: str) -> str:
     return view
 
 
-_MENTION_FRAME_CHECK: list = []  # its literal formula's C check (ckn._rulefilter), on first use
+@lru_cache(maxsize=1)
+def _mention_frame_check():
+    """The C check (``ckn._rulefilter``) of ``_MENTION_FRAME``'s literal formula, made on first
+    use; None without the compiled extension."""
+    if _LiteralFormula is None:
+        return None
+    compiled = _rule_formula.program(
+        _rule_formula.required(_MENTION_FRAME.pattern, _MENTION_FRAME.flags))
+    return None if compiled is None else _LiteralFormula(_LiteralIndex(), *compiled, None).check
 
 
 def _mention_frame_may_match(view: str) -> bool:
     """False when ``_MENTION_FRAME`` cannot match ``view``: an ASCII view without the literals
     every match holds, in their order (``ckn._rule_formula``; a few microseconds, where the
     substitution scans the whole view)."""
-    if not _MENTION_FRAME_CHECK:
-        compiled = None if _LiteralFormula is None else _rule_formula.program(
-            _rule_formula.required(_MENTION_FRAME.pattern, _MENTION_FRAME.flags))
-        _MENTION_FRAME_CHECK.append(
-            None if compiled is None else _LiteralFormula(_LiteralIndex(), *compiled, None).check)
-    check = _MENTION_FRAME_CHECK[0]
+    check = _mention_frame_check()
     return check is None or check(view)
 
 

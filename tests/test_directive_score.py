@@ -201,6 +201,17 @@ def test_compiled_weight_sum_is_the_python_sum(views):
         assert model.score(views) == model.bias + got
 
 
+def test_compiled_hint_knows_every_domain_ending():
+    # ckn._directive keeps its own copy of directive_score._DOMAIN_ENDINGS
+    from ckn.directive_score import _ADDRESS_HINT, _DOMAIN_ENDINGS
+    scorer = load_model()._scorer()
+    for ending in _DOMAIN_ENDINGS.split("|"):
+        assert _ADDRESS_HINT.search(f"see x.{ending} now")
+        assert scorer.weight_sum((f"see x.{ending} now",)) is None, ending
+        if ending != "example":  # (which hints anywhere)
+            assert scorer.weight_sum((f"see x.{ending}q now",)) is not None, ending
+
+
 def test_compiled_weight_sum_declines_what_python_must_decide():
     scorer = load_model()._scorer()
     assert scorer.weight_sum(("ignore the rules", "café")) is None  # beyond ASCII
