@@ -44,7 +44,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 from ckn._directive cimport AsciiScorer, DirectiveTables, directive_ranks_room, directive_weight_sum
-from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_check
+from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_check, found_set_ready
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
 __all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_ascii"]
@@ -659,14 +659,9 @@ cdef inline index_t _views_offset(index_t n) noexcept nogil:
     return _special_offset(n) + 8 * ((n >> 6) + 2)
 
 
-cdef inline index_t _found_offset(index_t n) noexcept nogil:
-    """Where the found set of ``_checked`` starts in a work area for ``n`` code points."""
-    return _views_offset(n) + 3 * ((n + 8) & ~(<index_t>7))
-
-
-cdef inline index_t _ranks_offset(index_t n, const _Plan* plan) noexcept nogil:
+cdef inline index_t _ranks_offset(index_t n) noexcept nogil:
     """Where the ranks scratch of the model's weight sum starts in a work area."""
-    return _found_offset(n) + (8 * plan.checks.formulas.found_size if plan.checks != NULL else 0)
+    return _views_offset(n) + 3 * ((n + 8) & ~(<index_t>7))
 
 
 cdef inline index_t _work_size(index_t n, const _Plan* plan) noexcept nogil:
@@ -674,7 +669,17 @@ cdef inline index_t _work_size(index_t n, const _Plan* plan) noexcept nogil:
     (the view checks' buffers only with ``plan.checks``)."""
     if plan.checks == NULL:
         return _views_offset(n)
-    return _ranks_offset(n, plan) + 4 * directive_ranks_room(2 * n)
+    return _ranks_offset(n) + 4 * directive_ranks_room(2 * n)
+
+
+cdef uint64_t* _new_found(const _Plan* plan) except NULL:
+    """The found set (``found_size`` words, made ready: ``found_set_ready``) the view checks of
+    ``plan.checks`` use; the caller frees it."""
+    cdef uint64_t* found = <uint64_t*>malloc(8 * (plan.checks.formulas.found_size + 1))
+    if found == NULL:
+        raise MemoryError()
+    found_set_ready(plan.checks.formulas, found)
+    return found
 
 
 # The checks of a plain-ASCII segment (``_checked``) read the views the sanitizer would build for
@@ -899,7 +904,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
 
 cdef index_t _candidates(
     const ucs_t* d, index_t n, index_t segment_min, const _Plan* plan,
-    uint8_t* work, index_t* out, index_t cap,
+    uint8_t* work, uint64_t* found, index_t* out, index_t cap,
 ) noexcept nogil:
     cdef index_t i = 0, start, end, seg, stop, count = 0
     cdef bint split
@@ -923,8 +928,7 @@ cdef index_t _candidates(
             if (plan.checks != NULL and mask.hi & (_NON_ASCII_HI | _SPACED_OUT_HI) == 0
                     and (mask.lo & plan.checks.reads.lo or mask.hi & plan.checks.reads.hi)):
                 mask = _checked(d + seg, stop - seg, plan.checks, work + _views_offset(n),
-                                <uint64_t*>(work + _found_offset(n)),
-                                <int32_t*>(work + _ranks_offset(n, plan)), mask)
+                                found, <int32_t*>(work + _ranks_offset(n)), mask)
             count = _emit(out, cap, count, start, end, seg, stop, mask)
             if stop >= end:
                 break
@@ -935,7 +939,7 @@ cdef index_t _candidates(
 
 cdef index_t linescan_candidates(
     const void* data, int kind, index_t n, index_t segment_min, const _Plan* plan,
-    uint8_t* work, index_t* out, index_t cap,
+    uint8_t* work, uint64_t* found, index_t* out, index_t cap,
 ) noexcept nogil:
     """Write ``line_start, line_end, start, end, mask lo, mask hi`` of every candidate segment of the ``n``
     code points at ``data`` (PEP 393 ``kind`` 1, 2 or 4) to ``out``; return how many segments.
@@ -943,17 +947,18 @@ cdef index_t linescan_candidates(
     Lines split on ``\\n``; a line longer than ``segment_min`` code points is cut after every
     sentence end (``_sentence_end``) into segments, a shorter line is one segment
     (``sanitizer._segments``). ``plan``: the tables (``_Plan``); ``work``: ``_work_size(n)``
-    bytes, 8-byte aligned; ``out``:
+    bytes, 8-byte aligned; ``found``: with ``plan.checks``, a found set from ``_new_found``
+    (else unused); ``out``:
     room for ``6 * cap`` indices (the first ``cap`` segments are written; the return value
     counts them all, so a caller can retry with more room). A mask is the rule bits, plus
     ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point >= 128 (128 bits: the
     low and the high word).
     """
     if kind == 1:
-        return _candidates(<const uint8_t*>data, n, segment_min, plan, work, out, cap)
+        return _candidates(<const uint8_t*>data, n, segment_min, plan, work, found, out, cap)
     if kind == 2:
-        return _candidates(<const uint16_t*>data, n, segment_min, plan, work, out, cap)
-    return _candidates(<const uint32_t*>data, n, segment_min, plan, work, out, cap)
+        return _candidates(<const uint16_t*>data, n, segment_min, plan, work, found, out, cap)
+    return _candidates(<const uint32_t*>data, n, segment_min, plan, work, found, out, cap)
 
 
 cdef bint _has_crlf(const void* data, int kind, index_t n) noexcept nogil:
@@ -982,18 +987,19 @@ cdef bint _has_crlf(const void* data, int kind, index_t n) noexcept nogil:
 
 
 cdef bint _candidates_many(const void** data, const int* kinds, const index_t* lengths, index_t m,
-                           index_t segment_min, const _Plan* plan, uint8_t* work, index_t** out,
-                           index_t* cap, index_t* counts, uint8_t* crlf) noexcept nogil:
+                           index_t segment_min, const _Plan* plan, uint8_t* work, uint64_t* found,
+                           index_t** out, index_t* cap, index_t* counts,
+                           uint8_t* crlf) noexcept nogil:
     """``linescan_candidates`` of the ``m`` texts one after another into ``*out`` (``*cap``
     indices, grown with ``realloc`` as needed); ``counts[i]``: text i's segments; ``crlf[i]``:
     whether text i holds ``\\r\\n`` (``_has_crlf``). ``work``: ``_work_size`` of the longest
-    text. Returns True when memory ran out."""
+    text; ``found``: as ``linescan_candidates`` reads it. Returns True when memory ran out."""
     cdef index_t i, count, used = 0
     cdef index_t* grown
     for i in range(m):
         crlf[i] = _has_crlf(data[i], kinds[i], lengths[i])
         count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
-                                    out[0] + used, (cap[0] - used) // 6)
+                                    found, out[0] + used, (cap[0] - used) // 6)
         if 6 * count > cap[0] - used:  # grow, then run this text again
             cap[0] = 2 * cap[0] + 6 * count
             grown = <index_t*>realloc(out[0], cap[0] * sizeof(index_t))
@@ -1001,7 +1007,7 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
                 return True
             out[0] = grown
             count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
-                                        out[0] + used, (cap[0] - used) // 6)
+                                        found, out[0] + used, (cap[0] - used) // 6)
         counts[i] = count
         used += 6 * count
     return False
@@ -1193,23 +1199,26 @@ cdef class LineScanner:
         cdef _Plan plan = self._plan
         plan.checks = NULL if checks is None else &checks.c
         cdef uint8_t* w = <uint8_t*>malloc(_work_size(longest, &plan))
+        cdef uint64_t* found = NULL
         cap = 6 * (m + 64)
         cdef index_t* o = <index_t*>malloc(cap * sizeof(index_t))
         cdef bint failed
         try:
             if not (data and kinds and lengths and counts and has_crlf and w and o):
                 raise MemoryError()
+            if plan.checks != NULL:
+                found = _new_found(&plan)
             for i in range(m):
                 data[i] = PyUnicode_DATA(items[i])
                 kinds[i] = PyUnicode_KIND(items[i])
                 lengths[i] = PyUnicode_GET_LENGTH(items[i])
             if total >= NOGIL_MIN_WORK:
                 with nogil:
-                    failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w, &o,
-                                              &cap, counts, has_crlf)
+                    failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w,
+                                              found, &o, &cap, counts, has_crlf)
             else:
-                failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w, &o,
-                                          &cap, counts, has_crlf)
+                failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w,
+                                          found, &o, &cap, counts, has_crlf)
             if failed:
                 raise MemoryError()
             result = []
@@ -1230,6 +1239,7 @@ cdef class LineScanner:
             free(counts)
             free(has_crlf)
             free(w)
+            free(found)
             free(o)
 
     def candidates(self, str text not None, index_t segment_min, ViewChecks checks=None):
@@ -1252,15 +1262,20 @@ cdef class LineScanner:
         cdef _Plan plan = self._plan
         plan.checks = NULL if checks is None else &checks.c
         cdef uint8_t* w = <uint8_t*>malloc(_work_size(n, &plan))
+        cdef uint64_t* found = NULL
         if w == NULL:
             raise MemoryError()
         try:
+            if plan.checks != NULL:
+                found = _new_found(&plan)
             while True:  # room for 16 segments on the stack, else exactly as many as needed
                 if n >= NOGIL_MIN_WORK:
                     with nogil:
-                        count = linescan_candidates(data, kind, n, segment_min, &plan, w, o, cap)
+                        count = linescan_candidates(data, kind, n, segment_min, &plan, w,
+                                                    found, o, cap)
                 else:
-                    count = linescan_candidates(data, kind, n, segment_min, &plan, w, o, cap)
+                    count = linescan_candidates(data, kind, n, segment_min, &plan, w,
+                                                found, o, cap)
                 if count <= cap:
                     break
                 cap = count
@@ -1269,6 +1284,7 @@ cdef class LineScanner:
             return _spans(o, count)
         finally:
             free(w)
+            free(found)
 
 
 cdef class ViewChecks:

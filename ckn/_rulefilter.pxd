@@ -4,20 +4,24 @@
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 
 ctypedef struct LiteralAutomaton:
-    const int32_t* next          # Aho-Corasick: next[state * width + class], one step per byte
-    const int32_t* literal_at    # per state: the literal that ends there, or -1
-    const int32_t* dict_link     # per state: the nearest proper-suffix state where a literal
-                                 # ends, 0 = none
-    const int32_t* depth         # per state: its length in bytes
+    const int32_t* next          # Aho-Corasick rows of stride int32: next[row + class] is the row
+                                 # (state * stride) one byte leads to (class 0: the root's, 0);
+                                 # next[row + stride - 1] is 1 + the longest literal ending at
+                                 # the state (its own or a suffix's), 0 = none
+    const int32_t* suffix        # per literal: 1 + the longest literal that is a proper suffix
+                                 # of it, 0 = none
+    const int32_t* length        # per literal: its length in bytes
     const uint8_t* classes       # per ASCII byte: its class, 0 = in no literal
-    Py_ssize_t width
+    Py_ssize_t stride            # int32 per row: one per class, then the literal
     Py_ssize_t literals          # how many literals it finds
+    Py_ssize_t longest           # the longest literal's length in bytes (at least 1)
 
 ctypedef struct RuleBitFormulas:
     LiteralAutomaton automaton   # the LiteralIndex's
     Py_ssize_t found_words       # uint64 words of a found set's bits (one bit per literal)
-    Py_ssize_t found_size        # uint64 words of a found set: found bits, placed bits, then
-                                 # per literal its first end, then its last start
+    Py_ssize_t found_size        # uint64 words of a found set: found bits, placed bits, per
+                                 # literal its first end, then its last start, then the walk's
+                                 # scratch (found_set_ready)
     const int32_t* nodes         # every program's (op, argument, end) triples, one after another
     const Py_ssize_t* programs   # where each program starts in nodes
     const uint8_t* ordered       # per program: it has a SEQ node (its order is checked)
@@ -37,6 +41,10 @@ ctypedef struct RuleBitFormulas:
 cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
                          const Py_ssize_t* sizes, Py_ssize_t count, const uint64_t* extra,
                          bint ordered, uint64_t* found, uint64_t* lo, uint64_t* hi) noexcept nogil
+
+# Make found_size words at found a found set formulas_check can use: its walk scratch is
+# cleared once (each walk leaves it as it found it).
+cdef void found_set_ready(const RuleBitFormulas* f, uint64_t* found) noexcept nogil
 
 cdef class LiteralIndex:
     cdef dict ids               # literal (bytes) -> its number

@@ -84,10 +84,26 @@ cdef inline Py_ssize_t* _ends(const uint64_t* found, Py_ssize_t literals) noexce
     return <Py_ssize_t*>(found + 2 * _bit_words(literals))
 
 
+cdef inline uint8_t* _seen(uint64_t* found, Py_ssize_t literals) noexcept nogil:
+    """A found set's walk scratch, after its last starts: ``literals + 1`` bytes, ``seen[k]``
+    for literal ``k - 1``, all zero between walks (``found_set_ready``), then the hits."""
+    return <uint8_t*>(found + 2 * _bit_words(literals) + 2 * literals)
+
+
+cdef inline int32_t* _hits(uint64_t* found, Py_ssize_t literals) noexcept nogil:
+    """A found set's hit list: ``literals + 1`` int32 (see ``_walk``)."""
+    return <int32_t*>(_seen(found, literals) + 8 * ((literals + 8) >> 3))
+
+
 cdef inline Py_ssize_t _found_size(Py_ssize_t literals) noexcept nogil:
     """uint64 words of a found set over ``literals`` literals: the found bits, the placed bits
-    (whose literals' first end and last start are set), then the first ends and last starts."""
-    return 2 * _bit_words(literals) + 2 * literals
+    (whose literals' first end and last start are set), the first ends and last starts, then
+    the walk's scratch (``_seen``, ``_hits``)."""
+    return 2 * _bit_words(literals) + 2 * literals + ((literals + 8) >> 3) + ((literals + 2) >> 1)
+
+
+cdef void found_set_ready(const RuleBitFormulas* f, uint64_t* found) noexcept nogil:
+    memset(_seen(found, f.automaton.literals), 0, f.automaton.literals + 1)
 
 
 cdef inline uint64_t _mask_of(const int32_t* triple) noexcept nogil:
@@ -231,50 +247,111 @@ cdef inline bint _program_placed(const int32_t* nodes, const uint64_t* found,
     return _placed(nodes, 0, found + _bit_words(literals), ends, ends + literals, &e, &s)
 
 
+cdef inline Py_ssize_t _hit(int32_t hit, uint8_t* seen, int32_t* hits,
+                            Py_ssize_t count) noexcept nogil:
+    """Put ``hit`` (1 + a literal, or 0) on the hit list of ``count`` entries unless it was
+    seen; the new count. Branch-free: ``hits[count]`` is written either way."""
+    hits[count] = hit
+    count += seen[hit] ^ 1
+    seen[hit] = 1
+    return count
+
+
 cdef void _walk(const LiteralAutomaton* t, const uint8_t* d, Py_ssize_t n, uint64_t* found,
                 bint place) noexcept nogil:
-    """Add to the found set ``found`` the literals of the automaton ``t`` (its trie fields)
-    that occur in the ``n`` ASCII bytes at ``d``: one step per byte (a byte in no literal goes
-    back to the root), and at each byte every literal that ends there (the state's own, then
-    its ``dict_link`` chain). With ``place``, their places instead (placed bits, first ends and
-    last starts): a literal placed before (in another view) keeps the earlier of the two first
-    ends and the later of the two last starts. Places cost a scattered write per occurrence,
-    so they are taken only when an ordered formula needs them. O(n + occurrences)."""
-    cdef Py_ssize_t j, state = 0, out, literal, start
-    cdef Py_ssize_t literals = t.literals, width = t.width
+    """Add to the found set ``found`` the literals of the automaton ``t`` that occur in the
+    ``n`` ASCII bytes at ``d``: one step per byte (a byte in no literal goes back to the root)
+    and, at each byte, the literals ending there: the row's literal, then its ``suffix`` chain.
+
+    Without ``place``, the step is branch-free: each byte's literal goes on the hit list only
+    the first time it is seen in this walk (``_seen``, reset at the end), and the chains are
+    read once per distinct hit, stopping at a literal already found (a found set holds every
+    suffix of each of its literals). With ``place``, the places (placed bits, first ends and
+    last starts) are taken at every byte: a literal placed before (in another view) keeps the
+    earlier of the two first ends and the later of the two last starts. Places cost a
+    scattered write per occurrence, so they are taken only when an ordered formula needs them.
+    O(n + occurrences)."""
+    cdef Py_ssize_t j, row = 0, row2 = 0, row3 = 0, row4 = 0, literal, start, count = 0, k
+    cdef Py_ssize_t literals = t.literals, overlap = t.longest - 1, parts, size, step, last
+    cdef Py_ssize_t column = t.stride - 1
     cdef const int32_t* next = t.next
-    cdef const int32_t* literal_at = t.literal_at
-    cdef const int32_t* dict_link = t.dict_link
+    cdef const int32_t* suffix = t.suffix
     cdef const uint8_t* classes = t.classes
     cdef uint64_t* placed = found + _bit_words(literals)
     cdef Py_ssize_t* ends = _ends(found, literals)
     cdef Py_ssize_t* starts = ends + literals
+    cdef uint8_t* seen = _seen(found, literals)
+    cdef int32_t* hits = _hits(found, literals)
+    cdef int32_t hit
     cdef uint64_t bit
-    cdef uint8_t c
-    for j in range(n):
-        c = classes[d[j]]
-        if c == 0:
-            state = 0
-            continue
-        state = next[state * width + c]
-        out = state if literal_at[state] >= 0 else dict_link[state]
-        while out:
-            literal = literal_at[out]
-            bit = 1ULL << (literal & 63)
-            if not place:
+    if not place:
+        seen[0] = 1  # "no literal" is never a hit
+        # up to four walks at once, each a chain of dependent loads: part k from the root
+        # ``overlap`` bytes before part k - 1 ends, so that every occurrence ending in a part
+        # starts inside it
+        parts = 4 if n >= 256 else 2 if n >= 48 else 1
+        size = (n + (parts - 1) * overlap + parts - 1) // parts   # bytes of a part
+        step = size - overlap                                   # from one part's start to the next
+        last = n - (parts - 1) * step                           # bytes of the last part
+        if parts == 4:
+            for j in range(last):
+                row = next[row + classes[d[j]]]
+                row2 = next[row2 + classes[d[step + j]]]
+                row3 = next[row3 + classes[d[2 * step + j]]]
+                row4 = next[row4 + classes[d[3 * step + j]]]
+                count = _hit(next[row + column], seen, hits, count)
+                count = _hit(next[row2 + column], seen, hits, count)
+                count = _hit(next[row3 + column], seen, hits, count)
+                count = _hit(next[row4 + column], seen, hits, count)
+            for j in range(last, size):
+                row = next[row + classes[d[j]]]
+                row2 = next[row2 + classes[d[step + j]]]
+                row3 = next[row3 + classes[d[2 * step + j]]]
+                count = _hit(next[row + column], seen, hits, count)
+                count = _hit(next[row2 + column], seen, hits, count)
+                count = _hit(next[row3 + column], seen, hits, count)
+        elif parts == 2:
+            for j in range(last):
+                row = next[row + classes[d[j]]]
+                row2 = next[row2 + classes[d[step + j]]]
+                count = _hit(next[row + column], seen, hits, count)
+                count = _hit(next[row2 + column], seen, hits, count)
+            for j in range(last, size):
+                row = next[row + classes[d[j]]]
+                count = _hit(next[row + column], seen, hits, count)
+        else:
+            for j in range(n):
+                row = next[row + classes[d[j]]]
+                count = _hit(next[row + column], seen, hits, count)
+        seen[0] = 0
+        for k in range(count):
+            hit = hits[k]
+            seen[hit] = 0
+            while hit:
+                literal = hit - 1
+                bit = 1ULL << (literal & 63)
+                if found[literal >> 6] & bit:
+                    break
                 found[literal >> 6] |= bit
-            else:
-                start = j + 1 - t.depth[out]
-                if placed[literal >> 6] & bit:
-                    if j + 1 < ends[literal]:
-                        ends[literal] = j + 1
-                    if start > starts[literal]:
-                        starts[literal] = start
-                else:
-                    placed[literal >> 6] |= bit
+                hit = suffix[literal]
+        return
+    for j in range(n):
+        row = next[row + classes[d[j]]]
+        hit = next[row + column]
+        while hit:
+            literal = hit - 1
+            bit = 1ULL << (literal & 63)
+            start = j + 1 - t.length[literal]
+            if placed[literal >> 6] & bit:
+                if j + 1 < ends[literal]:
                     ends[literal] = j + 1
+                if start > starts[literal]:
                     starts[literal] = start
-            out = dict_link[out]
+            else:
+                placed[literal >> 6] |= bit
+                ends[literal] = j + 1
+                starts[literal] = start
+            hit = suffix[literal]
 
 
 cdef class LiteralIndex:
@@ -297,9 +374,8 @@ cdef class LiteralIndex:
 
     cdef void _free_automaton(self) noexcept:
         free(<void*>self.automaton.next)
-        free(<void*>self.automaton.literal_at)
-        free(<void*>self.automaton.dict_link)
-        free(<void*>self.automaton.depth)
+        free(<void*>self.automaton.suffix)
+        free(<void*>self.automaton.length)
         memset(&self.automaton, 0, sizeof(self.automaton))
 
     cpdef list add(self, list literals):
@@ -323,17 +399,21 @@ cdef class LiteralIndex:
         return numbers
 
     cdef int _build(self) except -1:
-        """The trie of the literals, then its Aho-Corasick automaton in place: every missing
-        edge of ``next`` set to where the longest proper suffix's state goes (so a walk takes
-        one step per byte), ``dict_link`` to the nearest proper-suffix state where a literal
-        ends, ``depth`` to each state's length. O(total literal bytes * width)."""
-        cdef Py_ssize_t total = 0, n_trie = 1, k, node, child, head, tail, w = 1
-        cdef int32_t* nxt
-        cdef int32_t* at
-        cdef int32_t* link
-        cdef int32_t* depth
+        """The trie of the literals, then its Aho-Corasick automaton: every missing edge set to
+        where the longest proper suffix's state goes (so a walk takes one step per byte), then
+        laid out for the walk (``LiteralAutomaton``): rows of ``stride`` int32 holding row
+        offsets (no multiply per step) and, last, the longest literal ending at the state;
+        class 0 leads every row back to the root. O(total literal bytes * stride)."""
+        cdef Py_ssize_t total = 0, n_trie = 1, k, node, child, head, tail, w = 1, stride
+        cdef int32_t* nxt = NULL
+        cdef int32_t* at = NULL
+        cdef int32_t* link = NULL
+        cdef int32_t* depth = NULL
         cdef int32_t* fail = NULL
         cdef int32_t* order = NULL
+        cdef int32_t* rows
+        cdef int32_t* suffix
+        cdef int32_t* length
         cdef bytes word
         cdef int c
         self._free_automaton()
@@ -347,42 +427,44 @@ cdef class LiteralIndex:
                 if self.classes[c] == 0:
                     self.classes[c] = <uint8_t>w
                     w += 1
-        nxt = <int32_t*>calloc((total + 1) * w, sizeof(int32_t))
-        at = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        link = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        depth = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-        self.automaton.next = nxt   # owned here from now on (_free_automaton)
-        self.automaton.literal_at = at
-        self.automaton.dict_link = link
-        self.automaton.depth = depth
-        self.automaton.classes = self.classes
-        self.automaton.width = w
-        self.automaton.literals = len(self.literals)
-        self.found_words = _bit_words(len(self.literals))
-        self.found_size = _found_size(len(self.literals))
-        self.placed = 0
-        self.found = <uint64_t*>malloc(_KEPT * self.found_size * sizeof(uint64_t))
-        if nxt == NULL or at == NULL or link == NULL or depth == NULL or self.found == NULL:
-            raise MemoryError()
-        at[0] = -1
-        depth[0] = 0
-        for k, word in enumerate(self.literals):
-            node = 0
-            for c in word:
-                child = nxt[node * w + self.classes[c]]
-                if child == 0:
-                    child = n_trie
-                    n_trie += 1
-                    at[child] = -1
-                    depth[child] = depth[node] + 1
-                    nxt[node * w + self.classes[c]] = <int32_t>child
-                node = child
-            at[node] = <int32_t>k
-        fail = <int32_t*>malloc(n_trie * sizeof(int32_t))
-        order = <int32_t*>malloc(n_trie * sizeof(int32_t))
+        stride = w + 1
+        if (total + 1) * stride > 0x7FFFFFFF:
+            raise MemoryError("LiteralIndex: too many literal bytes for int32 row offsets")
         try:
-            if fail == NULL or order == NULL:
+            nxt = <int32_t*>calloc((total + 1) * w, sizeof(int32_t))
+            at = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+            link = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+            depth = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+            fail = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+            order = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+            rows = <int32_t*>malloc((total + 1) * stride * sizeof(int32_t))
+            suffix = <int32_t*>malloc((len(self.literals) + 1) * sizeof(int32_t))
+            length = <int32_t*>malloc((len(self.literals) + 1) * sizeof(int32_t))
+            self.automaton.next = rows   # owned here from now on (_free_automaton)
+            self.automaton.suffix = suffix
+            self.automaton.length = length
+            self.found_words = _bit_words(len(self.literals))
+            self.found_size = _found_size(len(self.literals))
+            self.placed = 0
+            self.found = <uint64_t*>calloc(_KEPT * self.found_size, sizeof(uint64_t))
+            if (nxt == NULL or at == NULL or link == NULL or depth == NULL or fail == NULL
+                    or order == NULL or rows == NULL or suffix == NULL or length == NULL
+                    or self.found == NULL):
                 raise MemoryError()
+            at[0] = -1
+            depth[0] = 0
+            for k, word in enumerate(self.literals):
+                node = 0
+                for c in word:
+                    child = nxt[node * w + self.classes[c]]
+                    if child == 0:
+                        child = n_trie
+                        n_trie += 1
+                        at[child] = -1
+                        depth[child] = depth[node] + 1
+                        nxt[node * w + self.classes[c]] = <int32_t>child
+                    node = child
+                at[node] = <int32_t>k
             fail[0] = 0
             link[0] = 0
             head, tail = 0, 0
@@ -405,9 +487,25 @@ cdef class LiteralIndex:
                         tail += 1
                     else:
                         nxt[node * w + c] = nxt[fail[node] * w + c]
+            for node in range(n_trie):  # the walk's layout
+                for c in range(w):
+                    rows[node * stride + c] = <int32_t>(nxt[node * w + c] * stride)
+                child = node if at[node] >= 0 else link[node]
+                rows[node * stride + w] = at[child] + 1 if child else 0
+                if at[node] >= 0:
+                    suffix[at[node]] = at[link[node]] + 1 if link[node] else 0
+                    length[at[node]] = depth[node]
         finally:
+            free(nxt)
+            free(at)
+            free(link)
+            free(depth)
             free(fail)
             free(order)
+        self.automaton.classes = self.classes
+        self.automaton.stride = stride
+        self.automaton.literals = len(self.literals)
+        self.automaton.longest = max([len(word) for word in self.literals], default=1)
         self.built = True
         return 0
 

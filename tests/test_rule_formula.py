@@ -124,6 +124,46 @@ def test_the_c_check_evaluates_any_formula_as_python_does(formula, views):
         assert check.check(view) == holds(cut(formula), view), (formula, view)
 
 
+def part_edges(n: int, overlap: int = MAX_LITERAL - 1) -> list[int]:
+    """Where the walk of an n-byte view starts its parts after the first and ends the parts
+    before the last (``_walk``: two parts from 48 bytes, four from 256, each starting
+    ``overlap`` bytes before the previous one ends)."""
+    parts = 4 if n >= 256 else 2 if n >= 48 else 1
+    step = (n + (parts - 1) * overlap + parts - 1) // parts - overlap
+    return [edge for k in range(1, parts) for edge in (k * step, k * step + overlap)]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.data())
+def test_long_views_are_walked_in_parts_that_miss_no_occurrence(data):
+    # A view of 48 bytes or more is walked as two or four interleaved parts, each from the
+    # root MAX_LITERAL - 1 bytes before the previous part ends (the index holds literals of
+    # MAX_LITERAL bytes): two literals put anywhere, most often across a part's edge, are found
+    # and placed as Python finds them (presence, order both ways, a literal twice).
+    n = data.draw(st.sampled_from([0, 24, 36, 226, 232, 600]) | st.integers(0, 680))
+    filler = data.draw(st.text("ab d", min_size=n, max_size=n))
+    sizes = st.sampled_from([1, MAX_LITERAL]) | st.integers(1, MAX_LITERAL)
+    x = data.draw(sizes.flatmap(lambda k: st.text("abc", min_size=k, max_size=k)))
+    y = data.draw(sizes.flatmap(lambda k: st.text("bcd", min_size=k, max_size=k)))
+    first, second = data.draw(st.sampled_from([(x, y), (y, x)]))
+    edges = part_edges(n + len(x) + len(y))
+
+    def where(word: str, shift: int, lo: int) -> int:
+        """Where ``word`` goes in the filler: often so that it starts or ends at, or next to,
+        a part's edge in the finished view (its text moved by ``shift``)."""
+        near = (st.sampled_from(edges).flatmap(
+            lambda e: st.sampled_from([e, e - len(word)]) | st.integers(e - len(word) - 1, e + 1))
+            if edges else st.nothing())
+        return min(max(data.draw(near.map(lambda at: at - shift) | st.integers(lo, n)), lo), n)
+
+    at = where(first, 0, 0)
+    at2 = where(second, len(first), at)
+    view = filler[:at] + first + filler[at:at2] + second + filler[at2:]
+    for formula in (("L", x), ("L", y), ("SEQ", (("L", x), ("L", y))),
+                    ("SEQ", (("L", y), ("L", x))), ("SEQ", (("L", x), ("L", x)))):
+        assert check_of(formula).check(view) == holds(cut(formula), view), (formula, view)
+
+
 def test_order_is_checked_where_the_regex_fixes_it():
     # "ignore" then "previous": pieces cut at \W+; a lookahead's literal is present anywhere
     formula = required(r"\bignore\W+(?:all\W+)?previous(?=\W+\w+\W+rules)")
