@@ -95,15 +95,25 @@ cdef inline int32_t* _hits(uint64_t* found, Py_ssize_t literals) noexcept nogil:
     return <int32_t*>(_seen(found, literals) + 8 * ((literals + 8) >> 3))
 
 
+cdef inline Py_ssize_t* _firsts(uint64_t* found, Py_ssize_t literals) noexcept nogil:
+    """A found set's first and then last byte of each hit of a placing walk: ``literals + 1``
+    each, after the hits."""
+    return <Py_ssize_t*>(<uint64_t*>_hits(found, literals) + ((literals + 2) >> 1))
+
+
 cdef inline Py_ssize_t _found_size(Py_ssize_t literals) noexcept nogil:
     """uint64 words of a found set over ``literals`` literals: the found bits, the placed bits
     (whose literals' first end and last start are set), the first ends and last starts, then
-    the walk's scratch (``_seen``, ``_hits``)."""
-    return 2 * _bit_words(literals) + 2 * literals + ((literals + 8) >> 3) + ((literals + 2) >> 1)
+    the walk's scratch (``_seen``, ``_hits``, ``_firsts``)."""
+    return (2 * _bit_words(literals) + 2 * literals + ((literals + 8) >> 3)
+            + ((literals + 2) >> 1) + 2 * (literals + 1))
 
 
 cdef void found_set_ready(const RuleBitFormulas* f, uint64_t* found) noexcept nogil:
-    memset(_seen(found, f.automaton.literals), 0, f.automaton.literals + 1)
+    cdef Py_ssize_t literals = f.automaton.literals
+    memset(_seen(found, literals), 0, literals + 1)
+    _firsts(found, literals)[0] = 0   # "no literal": written, never read (for tidiness)
+    _firsts(found, literals)[literals + 1] = 0
 
 
 cdef inline uint64_t _mask_of(const int32_t* triple) noexcept nogil:
@@ -247,33 +257,43 @@ cdef inline bint _program_placed(const int32_t* nodes, const uint64_t* found,
     return _placed(nodes, 0, found + _bit_words(literals), ends, ends + literals, &e, &s)
 
 
-cdef inline Py_ssize_t _hit(int32_t hit, uint8_t* seen, int32_t* hits,
-                            Py_ssize_t count) noexcept nogil:
-    """Put ``hit`` (1 + a literal, or 0) on the hit list of ``count`` entries unless it was
-    seen; the new count. Branch-free: ``hits[count]`` is written either way."""
+cdef inline Py_ssize_t _hit(int32_t hit, Py_ssize_t at, uint8_t* seen, int32_t* hits,
+                            Py_ssize_t* first, Py_ssize_t* last, Py_ssize_t count,
+                            bint place) noexcept nogil:
+    """Put ``hit`` (1 + the longest literal ending at byte ``at``, or 0) on the hit list of
+    ``count`` entries unless it was seen; with ``place``, keep its first and last ``at``. The
+    new count. Branch-free: ``hits[count]`` is written either way."""
+    cdef Py_ssize_t new = seen[hit] ^ 1, was
     hits[count] = hit
-    count += seen[hit] ^ 1
+    if place:
+        was = first[hit]
+        first[hit] = at if new or at < was else was
+        was = last[hit]
+        last[hit] = at if new or at > was else was
     seen[hit] = 1
-    return count
+    return count + new
 
 
 cdef void _walk(const LiteralAutomaton* t, const uint8_t* d, Py_ssize_t n, uint64_t* found,
                 bint place) noexcept nogil:
     """Add to the found set ``found`` the literals of the automaton ``t`` that occur in the
-    ``n`` ASCII bytes at ``d``: one step per byte (a byte in no literal goes back to the root)
-    and, at each byte, the literals ending there: the row's literal, then its ``suffix`` chain.
+    ``n`` ASCII bytes at ``d``; with ``place``, their places instead (placed bits, first ends
+    and last starts: a literal placed before, in another view, keeps the earlier of the two
+    first ends and the later of the two last starts). Places are taken only when an ordered
+    formula needs them.
 
-    Without ``place``, the step is branch-free: each byte's literal goes on the hit list only
-    the first time it is seen in this walk (``_seen``, reset at the end), and the chains are
-    read once per distinct hit, stopping at a literal already found (a found set holds every
-    suffix of each of its literals). With ``place``, the places (placed bits, first ends and
-    last starts) are taken at every byte: a literal placed before (in another view) keeps the
-    earlier of the two first ends and the later of the two last starts. Places cost a
-    scattered write per occurrence, so they are taken only when an ordered formula needs them.
-    O(n + occurrences)."""
-    cdef Py_ssize_t j, row = 0, row2 = 0, row3 = 0, row4 = 0, literal, start, count = 0, k
+    One step per byte, without a branch (a byte in no literal goes back to the root): the
+    byte's row gives the longest literal ending there, which goes on the hit list the first
+    time it is seen in this walk (``_seen``, reset at the end; with ``place``, its first and
+    last byte are kept). After the walk each distinct hit's ``suffix`` chain (the literals
+    ending where it ends) is read once: for presence, down to a literal already found (a found
+    set holds every suffix of each of its literals). A view of 48 bytes or more is walked as
+    two parts at once (four from 256 bytes), each a chain of dependent loads: part k starts at
+    the root ``longest - 1`` bytes before part k - 1 ends, so every occurrence lies whole in a
+    part. O(n + distinct hits * longest)."""
+    cdef Py_ssize_t j, row = 0, row2 = 0, row3 = 0, row4 = 0, literal, k, count = 0
     cdef Py_ssize_t literals = t.literals, overlap = t.longest - 1, parts, size, step, last
-    cdef Py_ssize_t column = t.stride - 1
+    cdef Py_ssize_t column = t.stride - 1, end, latest
     cdef const int32_t* next = t.next
     cdef const int32_t* suffix = t.suffix
     cdef const uint8_t* classes = t.classes
@@ -282,75 +302,74 @@ cdef void _walk(const LiteralAutomaton* t, const uint8_t* d, Py_ssize_t n, uint6
     cdef Py_ssize_t* starts = ends + literals
     cdef uint8_t* seen = _seen(found, literals)
     cdef int32_t* hits = _hits(found, literals)
+    cdef Py_ssize_t* first = _firsts(found, literals)
+    cdef Py_ssize_t* latest_at = first + literals + 1
     cdef int32_t hit
     cdef uint64_t bit
-    if not place:
-        seen[0] = 1  # "no literal" is never a hit
-        # up to four walks at once, each a chain of dependent loads: part k from the root
-        # ``overlap`` bytes before part k - 1 ends, so that every occurrence ending in a part
-        # starts inside it
-        parts = 4 if n >= 256 else 2 if n >= 48 else 1
-        size = (n + (parts - 1) * overlap + parts - 1) // parts   # bytes of a part
-        step = size - overlap                                   # from one part's start to the next
-        last = n - (parts - 1) * step                           # bytes of the last part
-        if parts == 4:
-            for j in range(last):
-                row = next[row + classes[d[j]]]
-                row2 = next[row2 + classes[d[step + j]]]
-                row3 = next[row3 + classes[d[2 * step + j]]]
-                row4 = next[row4 + classes[d[3 * step + j]]]
-                count = _hit(next[row + column], seen, hits, count)
-                count = _hit(next[row2 + column], seen, hits, count)
-                count = _hit(next[row3 + column], seen, hits, count)
-                count = _hit(next[row4 + column], seen, hits, count)
-            for j in range(last, size):
-                row = next[row + classes[d[j]]]
-                row2 = next[row2 + classes[d[step + j]]]
-                row3 = next[row3 + classes[d[2 * step + j]]]
-                count = _hit(next[row + column], seen, hits, count)
-                count = _hit(next[row2 + column], seen, hits, count)
-                count = _hit(next[row3 + column], seen, hits, count)
-        elif parts == 2:
-            for j in range(last):
-                row = next[row + classes[d[j]]]
-                row2 = next[row2 + classes[d[step + j]]]
-                count = _hit(next[row + column], seen, hits, count)
-                count = _hit(next[row2 + column], seen, hits, count)
-            for j in range(last, size):
-                row = next[row + classes[d[j]]]
-                count = _hit(next[row + column], seen, hits, count)
-        else:
-            for j in range(n):
-                row = next[row + classes[d[j]]]
-                count = _hit(next[row + column], seen, hits, count)
-        seen[0] = 0
-        for k in range(count):
-            hit = hits[k]
-            seen[hit] = 0
-            while hit:
-                literal = hit - 1
-                bit = 1ULL << (literal & 63)
-                if found[literal >> 6] & bit:
-                    break
-                found[literal >> 6] |= bit
-                hit = suffix[literal]
-        return
-    for j in range(n):
-        row = next[row + classes[d[j]]]
-        hit = next[row + column]
+    seen[0] = 1  # "no literal" is never a hit
+    parts = 4 if n >= 256 else 2 if n >= 48 else 1
+    size = (n + (parts - 1) * overlap + parts - 1) // parts   # bytes of a part
+    step = size - overlap                                   # from one part's start to the next
+    last = n - (parts - 1) * step                           # bytes of the last part
+    if parts == 4:
+        for j in range(last):
+            row = next[row + classes[d[j]]]
+            row2 = next[row2 + classes[d[step + j]]]
+            row3 = next[row3 + classes[d[2 * step + j]]]
+            row4 = next[row4 + classes[d[3 * step + j]]]
+            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
+            count = _hit(next[row2 + column], step + j, seen, hits, first, latest_at, count,
+                         place)
+            count = _hit(next[row3 + column], 2 * step + j, seen, hits, first, latest_at, count,
+                         place)
+            count = _hit(next[row4 + column], 3 * step + j, seen, hits, first, latest_at, count,
+                         place)
+        for j in range(last, size):
+            row = next[row + classes[d[j]]]
+            row2 = next[row2 + classes[d[step + j]]]
+            row3 = next[row3 + classes[d[2 * step + j]]]
+            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
+            count = _hit(next[row2 + column], step + j, seen, hits, first, latest_at, count,
+                         place)
+            count = _hit(next[row3 + column], 2 * step + j, seen, hits, first, latest_at, count,
+                         place)
+    elif parts == 2:
+        for j in range(last):
+            row = next[row + classes[d[j]]]
+            row2 = next[row2 + classes[d[step + j]]]
+            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
+            count = _hit(next[row2 + column], step + j, seen, hits, first, latest_at, count,
+                         place)
+        for j in range(last, size):
+            row = next[row + classes[d[j]]]
+            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
+    else:
+        for j in range(n):
+            row = next[row + classes[d[j]]]
+            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
+    seen[0] = 0
+    for k in range(count):
+        hit = hits[k]
+        seen[hit] = 0
+        if place:
+            end = first[hit] + 1
+            latest = latest_at[hit] + 1
         while hit:
             literal = hit - 1
             bit = 1ULL << (literal & 63)
-            start = j + 1 - t.length[literal]
-            if placed[literal >> 6] & bit:
-                if j + 1 < ends[literal]:
-                    ends[literal] = j + 1
-                if start > starts[literal]:
-                    starts[literal] = start
+            if not place:
+                if found[literal >> 6] & bit:
+                    break
+                found[literal >> 6] |= bit
+            elif placed[literal >> 6] & bit:
+                ends[literal] = end if end < ends[literal] else ends[literal]
+                starts[literal] = (latest - t.length[literal]
+                                   if latest - t.length[literal] > starts[literal]
+                                   else starts[literal])
             else:
                 placed[literal >> 6] |= bit
-                ends[literal] = j + 1
-                starts[literal] = start
+                ends[literal] = end
+                starts[literal] = latest - t.length[literal]
             hit = suffix[literal]
 
 
