@@ -20,7 +20,12 @@ sanitizer skips a rule's regex on an ASCII view whose formula is false: the rege
 there, so the verdict is the same (docs/security.md). The test-suite checks the derivation on
 every match of the examples and labelled corpora, and on small random regexes.
 
-Deriving the rules' programs takes about half a second, so they ship in ``rule_formulas.json``
+``alternatives(pattern)`` splits a top-level alternation ``A|B|C`` into its alternatives: the
+pattern matches where one of them does, and each has a formula of its own, often far stronger
+than the OR they make together. The sanitizer runs an unguarded rule's alternatives one by one,
+each only where its own formula holds.
+
+Deriving the rules' programs takes about a second, so they ship in ``rule_formulas.json``
 (``tools/build_rule_formulas.py`` writes it; a test checks it against the derivation). Each
 entry carries a hash of its rule's pattern: ``program_for`` derives the program afresh for a
 rule whose pattern no longer matches its entry.
@@ -55,7 +60,8 @@ except ImportError:  # Python 3.10
     import sre_parse as _sre_parse
 
 __all__ = ["MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "TRUE", "FALSE", "required", "holds",
-           "holds_over", "cut", "program", "program_for", "pattern_key", "load_table", "table"]
+           "holds_over", "cut", "program", "program_for", "alternatives", "alternatives_for",
+           "pattern_key", "load_table", "table"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)
@@ -210,6 +216,42 @@ def required(pattern: str, flags: int = re.MULTILINE):
     return _formula(_sequence(parsed.data))
 
 
+# What a pattern must not hold to be split into its alternatives: inline flags (a global one
+# applies to the whole pattern), comments, backreferences and conditionals (group numbers).
+_UNSPLITTABLE = re.compile(r"\(\?[aiLmsux-]|\(\?#|\(\?P=|\(\?\(|\\[1-9]|\\g<")
+
+
+def alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of ``pattern``: ``"A|B|C"`` gives ``["A", "B", "C"]``, and
+    a search for the pattern finds a match exactly when a search for one of them does (same
+    flags). ``[pattern]`` when it has a single alternative or holds what splitting would
+    change (``_UNSPLITTABLE``). Read character by character: escapes, character classes (a
+    ``]`` first in one is literal) and groups hide their ``|``."""
+    if _UNSPLITTABLE.search(pattern):
+        return [pattern]
+    parts, start, depth, i, in_class = [], 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 1
+        elif in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            i += pattern.startswith("^", i + 1)
+            i += pattern.startswith("]", i + 1)
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
+
 def cut(formula):
     """``formula`` with every literal cut to ``MAX_LITERAL`` characters: what ``program``
     makes of it, so what the C check evaluates."""
@@ -326,32 +368,48 @@ def pattern_key(pattern: str) -> str:
     return hashlib.sha256(pattern.encode("utf-8")).hexdigest()[:16]
 
 
-def table(patterns: dict[str, str]) -> dict:
+def _entry(compiled) -> dict:
+    """A program as the table writes it: ``"literals"`` as ASCII strings and ``"nodes"``, or
+    nothing (TRUE)."""
+    if compiled is None:
+        return {}
+    return {"literals": [word.decode("ascii") for word in compiled[0]],
+            "nodes": list(compiled[1])}
+
+
+def _loaded(entry: dict):
+    """A program as ``_entry`` wrote it, its nodes in an ``array('i')``; None for TRUE."""
+    if "nodes" not in entry:
+        return None
+    return [word.encode("ascii") for word in entry["literals"]], array("i", entry["nodes"])
+
+
+def table(patterns: dict[str, str], split: frozenset | set = frozenset()) -> dict:
     """The table of ``rule_formulas.json`` for ``{rule name: pattern}``: per rule its pattern
-    key and program (``"literals"`` as ASCII strings, ``"nodes"``), or no program (TRUE)."""
+    key and program (``_entry``), and for the rules named in ``split`` whose pattern has
+    several ``alternatives``, each alternative's program (``"alternatives"``)."""
     rules = {}
     for name, pattern in patterns.items():
-        entry: dict = {"pattern": pattern_key(pattern)}
-        compiled = program(required(pattern))
-        if compiled is not None:
-            entry["literals"] = [word.decode("ascii") for word in compiled[0]]
-            entry["nodes"] = list(compiled[1])
+        entry = {"pattern": pattern_key(pattern), **_entry(program(required(pattern)))}
+        parts = alternatives(pattern) if name in split else [pattern]
+        if len(parts) > 1:
+            entry["alternatives"] = [_entry(program(required(part))) for part in parts]
         rules[name] = entry
     return {"max_literal": MAX_LITERAL, "rules": rules}
 
 
 def load_table(path: Path = TABLE_PATH) -> dict[str, tuple]:
-    """The rules of the table at ``path``, each as ``(pattern key, program or None)`` with the
-    program's nodes in an ``array('i')`` (compact: the table stays loaded). An empty dict when
-    the file is missing, unreadable or made for another ``MAX_LITERAL``: every program is then
-    derived."""
+    """The rules of the table at ``path``, each as ``(pattern key, program or None,
+    alternatives' programs or None)``, nodes in ``array('i')`` (compact: the table stays
+    loaded). An empty dict when the file is missing, unreadable or made for another
+    ``MAX_LITERAL``: every program is then derived."""
     try:
         data = json.loads(path.read_text(encoding="ascii"))
         if not isinstance(data, dict) or data.get("max_literal") != MAX_LITERAL:
             return {}
-        return {name: (entry["pattern"],
-                       ([word.encode("ascii") for word in entry["literals"]],
-                        array("i", entry["nodes"])) if "nodes" in entry else None)
+        return {name: (entry["pattern"], _loaded(entry),
+                       [_loaded(part) for part in entry["alternatives"]]
+                       if "alternatives" in entry else None)
                 for name, entry in data["rules"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
@@ -364,3 +422,17 @@ def program_for(name: str, pattern: str, rules: dict[str, tuple]):
     if entry is not None and entry[0] == pattern_key(pattern):
         return entry[1]
     return program(required(pattern))
+
+
+def alternatives_for(name: str, pattern: str, rules: dict[str, tuple]) -> list[tuple]:
+    """``(alternative, program)`` for each of ``alternatives(pattern)`` (one pair, the whole
+    pattern's, when it has one), the programs from the loaded table when its entry for
+    ``name`` was made from this very pattern with its alternatives."""
+    parts = alternatives(pattern)
+    if len(parts) == 1:
+        return [(pattern, program_for(name, pattern, rules))]
+    entry = rules.get(name)
+    if (entry is not None and entry[0] == pattern_key(pattern) and entry[2] is not None
+            and len(entry[2]) == len(parts)):
+        return list(zip(parts, entry[2]))
+    return [(part, program(required(part))) for part in parts]

@@ -5203,6 +5203,8 @@ _MATCHERS_ASCII: list = [None] * len(RULES)
 _LITERALS = None if _LiteralIndex is None else _LiteralIndex()
 _FORMULA_TABLE: dict | None = None
 _FORMULA_BITS = None
+# Per unguarded rule, its (alternative, program) pairs (``ckn._rule_formula.alternatives_for``)
+_ALTERNATIVES: list = [None] * len(RULES)
 _VIEW_CHECKS: tuple | None = None  # (the model, its ViewChecks)
 _FORMULA_LOCK = threading.Lock()
 
@@ -5223,6 +5225,12 @@ def _formula_table() -> dict[str, tuple]:
         for index, rule in enumerate(RULES):
             programs[index % _RULE_BITS].append(
                 _rule_formula.program_for(rule.name, rule.pattern, table))
+            if not rule.guard:  # their literals join the trie before it is frozen
+                _ALTERNATIVES[index] = _rule_formula.alternatives_for(
+                    rule.name, rule.pattern, table)
+                for _, compiled in _ALTERNATIVES[index]:
+                    if compiled is not None:
+                        _LITERALS.add(list(compiled[0]))
         _FORMULA_BITS = _FormulaBits(_LITERALS, programs)
         _FORMULA_TABLE = table
         return table
@@ -5249,21 +5257,47 @@ def _matcher_for(index: int, ascii_twin: bool):
 
 
 def _matcher(index: int, ascii_twin: bool = False):
-    regex, guard = _regex(index, ascii_twin), RULES[index].guard
-    if not guard:
-        matcher = regex.search
-    else:
-        def matcher(view: str) -> bool:
-            return any(_guard_passes(guard, view[: m.start()]) for m in regex.finditer(view))
+    guard = RULES[index].guard
     if ascii_twin and _LiteralFormula is not None:
         # the twin reads ASCII views only: first check, in C, the literals every match of
-        # the rule contains (ckn._rule_formula); the regex runs only where they occur
-        compiled = _rule_formula.program_for(RULES[index].name, RULES[index].pattern,
-                                             _formula_table())
-        if compiled is not None:
-            matcher = _LiteralFormula(_LITERALS, *compiled, matcher).search
+        # the rule contains (ckn._rule_formula); the regex runs only where they occur. An
+        # unguarded rule's regex is split into its top-level alternatives, each run only where
+        # its own literals occur: the rule matches when one of them does.
+        _formula_table()
+        if not guard and len(_ALTERNATIVES[index]) > 1:
+            checks = tuple(_checked_search(re.compile(part, re.MULTILINE | re.ASCII).search,
+                                           compiled)
+                           for part, compiled in _ALTERNATIVES[index])
+
+            def matcher(view: str) -> bool:
+                for check in checks:
+                    if check(view):
+                        return True
+                return False
+        else:
+            matcher = _checked_search(_search(index, ascii_twin, guard), _rule_formula.program_for(
+                RULES[index].name, RULES[index].pattern, _FORMULA_TABLE))
+    else:
+        matcher = _search(index, ascii_twin, guard)
     (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index] = matcher
     return matcher
+
+
+def _search(index: int, ascii_twin: bool, guard: str):
+    """Rule ``index``'s regex search (with its guard, if any) over a view."""
+    regex = _regex(index, ascii_twin)
+    if not guard:
+        return regex.search
+
+    def matcher(view: str) -> bool:
+        return any(_guard_passes(guard, view[: m.start()]) for m in regex.finditer(view))
+    return matcher
+
+
+def _checked_search(search, compiled):
+    """``search``, run on an ASCII view only where the formula program ``compiled`` holds
+    (``ckn._rulefilter.LiteralFormula``); ``search`` itself for no program (TRUE)."""
+    return search if compiled is None else _LiteralFormula(_LITERALS, *compiled, search).search
 
 
 _ALL_RULES = tuple(range(len(RULES)))

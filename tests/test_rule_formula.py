@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckn import sanitizer as _sanitizer
-from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE, cut, holds,
-                               holds_over, load_table, pattern_key, program, program_for, required,
-                               table)
+from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE, alternatives,
+                               alternatives_for, cut, holds, holds_over, load_table, pattern_key,
+                               program, program_for, required, table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 from corpora import PROSE, rule_and_corpus_lines
@@ -59,6 +59,40 @@ def test_each_rules_check_is_its_formula_and_passes_every_match(index):
             assert passes, view  # never skip a view the regex matches
             matched += 1
     assert matched or not RULES[index].examples[0].isascii()
+
+
+SPLIT = [index for index, rule in enumerate(RULES)
+         if not rule.guard and len(alternatives(rule.pattern)) > 1]
+
+
+@pytest.mark.parametrize("index", SPLIT, ids=[RULES[i].name for i in SPLIT])
+def test_each_alternative_is_checked_by_its_own_formula(index):
+    # An unguarded rule whose regex is an alternation runs each alternative only where that
+    # alternative's literals occur: the rule matches a view exactly when one alternative does,
+    # and no alternative's check skips a view it matches.
+    rule = RULES[index]
+    parts = alternatives_for(rule.name, rule.pattern, _sanitizer._formula_table())
+    assert "|".join(part for part, _ in parts) == rule.pattern
+    assert [compiled for _, compiled in parts] == [program(required(part)) for part, _ in parts]
+    whole = _sanitizer._regex(index, True)
+    regexes_ = [re.compile(part, re.MULTILINE | re.ASCII) for part, _ in parts]
+    checks = [None if compiled is None else LiteralFormula(SHARED, *compiled, None)
+              for _, compiled in parts]
+    for view in VIEWS:
+        hits = [regex.search(view) is not None for regex in regexes_]
+        assert (whole.search(view) is not None) == any(hits), view
+        for hit, check in zip(hits, checks):
+            assert not hit or check is None or check.check(view), view
+
+
+def test_alternatives_are_split_only_at_the_top_level():
+    assert alternatives(r"\bab|c(?:d|e)|[|x]|\||[]|]|[^]|]y") == [
+        r"\bab", "c(?:d|e)", "[|x]", r"\|", "[]|]", "[^]|]y"]
+    assert alternatives(r"a(?:b|c)") == [r"a(?:b|c)"]
+    # what splitting would change: inline flags, comments, group references, conditionals
+    for pattern in [r"(?i)a|b", r"(?i:a)|b", r"(?#x|y)a|b", r"(a)|\1", r"(?P<x>a)|(?P=x)",
+                    r"(a)?(?(1)b|c)|d", r"(a)|\g<1>"]:
+        assert alternatives(pattern) == [pattern]
 
 
 @settings(max_examples=300, deadline=None)
@@ -289,6 +323,19 @@ def test_every_match_of_any_small_regex_satisfies_its_formula(pattern, data):
             assert check is None or check.check(text)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(regexes(), min_size=1, max_size=4), st.lists(st.text("abc _|[]", max_size=14),
+                                                              max_size=6))
+def test_an_alternation_matches_where_one_of_its_alternatives_does(parts, texts):
+    pattern = "|".join(parts)
+    split = alternatives(pattern)
+    assert "|".join(split) == pattern and len(split) >= len(parts)
+    whole = re.compile(pattern, re.MULTILINE)
+    for text in texts:
+        assert (whole.search(text) is not None) == any(
+            re.search(part, text, re.MULTILINE) for part in split), (pattern, text)
+
+
 def test_literals_stay_contiguous_across_inexact_parts():
     # what the joins buy: a word split by a \w* tail or a lookahead is still looked for whole
     assert required(r"\bign(?:ore|or\w*)\b\W+all") == (
@@ -307,7 +354,8 @@ def test_literals_stay_contiguous_across_inexact_parts():
 def test_the_shipped_table_is_the_derivation():
     # tools/build_rule_formulas.py writes it; rerun it after changing a rule
     shipped = json.loads(TABLE_PATH.read_text(encoding="ascii"))
-    assert shipped == table({rule.name: rule.pattern for rule in RULES})
+    assert shipped == table({rule.name: rule.pattern for rule in RULES},
+                            split={rule.name for rule in RULES if not rule.guard})
     assert len(shipped["rules"]) == len(RULES) and shipped["max_literal"] == MAX_LITERAL
 
 
@@ -329,3 +377,13 @@ def test_a_stale_or_missing_table_entry_is_derived_afresh(tmp_path):
     assert len(shipped) == len(RULES) and all(
         program_for(rule.name, rule.pattern, shipped) == program(required(rule.pattern))
         for rule in RULES[:5])
+    # each alternative's program likewise, from the table or derived afresh
+    split = r"\bignore\W+rules|\bskip\W+(?:all|any)\W+steps"
+    fresh = [(part, program(required(part))) for part in alternatives(split)]
+    fake = (pattern_key(split), None, [fake[1], None])
+    assert alternatives_for("r", split, {"r": fake}) == list(zip(alternatives(split), fake[2]))
+    for rules in [{}, {"r": (pattern_key(split + " "), None, fake[2])}, {"r": fake[:2] + (None,)},
+                  {"r": fake[:2] + ([fake[1]],)}]:
+        assert alternatives_for("r", split, rules) == fresh
+    assert alternatives_for("r", pattern, {"r": (pattern_key(pattern), fake[1], None)}) == [
+        (pattern, fake[1])]
