@@ -221,33 +221,29 @@ def required(pattern: str, flags: int = re.MULTILINE):
 _UNSPLITTABLE = re.compile(r"\(\?[aiLmsux-]|\(\?#|\(\?P=|\(\?\(|\\[1-9]|\\g<")
 
 
+# The tokens that decide where a pattern's top level is: an escape, a character class (a "]"
+# first in it is literal; "(", ")" and "|" inside it are literal) and the group and alternation
+# characters; everything between them is read past in C.
+_TOKEN = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|[()|]", re.DOTALL)
+
+
 def alternatives(pattern: str) -> list[str]:
     """The top-level alternatives of ``pattern``: ``"A|B|C"`` gives ``["A", "B", "C"]``, and
     a search for the pattern finds a match exactly when a search for one of them does (same
     flags). ``[pattern]`` when it has a single alternative or holds what splitting would
-    change (``_UNSPLITTABLE``). Read character by character: escapes, character classes (a
-    ``]`` first in one is literal) and groups hide their ``|``."""
+    change (``_UNSPLITTABLE``). Escapes, character classes and groups hide their ``|``."""
     if _UNSPLITTABLE.search(pattern):
         return [pattern]
-    parts, start, depth, i, in_class = [], 0, 0, 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 1
-        elif in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            i += pattern.startswith("^", i + 1)
-            i += pattern.startswith("]", i + 1)
-        elif c == "(":
+    parts, start, depth = [], 0, 0
+    for token in _TOKEN.finditer(pattern):
+        c = token.group()
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
         elif c == "|" and depth == 0:
-            parts.append(pattern[start:i])
-            start = i + 1
-        i += 1
+            parts.append(pattern[start:token.start()])
+            start = token.end()
     parts.append(pattern[start:])
     return parts
 
