@@ -257,21 +257,35 @@ cdef inline bint _program_placed(const int32_t* nodes, const uint64_t* found,
     return _placed(nodes, 0, found + _bit_words(literals), ends, ends + literals, &e, &s)
 
 
-cdef inline Py_ssize_t _hit(int32_t hit, Py_ssize_t at, uint8_t* seen, int32_t* hits,
-                            Py_ssize_t* first, Py_ssize_t* last, Py_ssize_t count,
-                            bint place) noexcept nogil:
-    """Put ``hit`` (1 + the longest literal ending at byte ``at``, or 0) on the hit list of
-    ``count`` entries unless it was seen; with ``place``, keep its first and last ``at``. The
-    new count. Branch-free: ``hits[count]`` is written either way."""
-    cdef Py_ssize_t new = seen[hit] ^ 1, was
-    hits[count] = hit
-    if place:
-        was = first[hit]
-        first[hit] = at if new or at < was else was
-        was = last[hit]
-        last[hit] = at if new or at > was else was
-    seen[hit] = 1
-    return count + new
+ctypedef struct _Walker:
+    const int32_t* next          # the automaton's rows (LiteralAutomaton.next)
+    const uint8_t* classes
+    Py_ssize_t column            # the rows' literal column
+    uint8_t* seen                # the found set's walk scratch (_seen, _hits, _firsts)
+    int32_t* hits
+    Py_ssize_t* first
+    Py_ssize_t* last
+    Py_ssize_t count             # hits listed
+    bint place
+
+
+cdef inline Py_ssize_t _step(_Walker* w, const uint8_t* d, Py_ssize_t at,
+                             Py_ssize_t row) noexcept nogil:
+    """The row after byte ``at`` from ``row``; its literal (1 + the longest literal ending at
+    ``at``, or 0) goes on the hit list unless it was seen (with ``place``, its first and last
+    byte are kept). Branch-free: ``hits[count]`` is written either way."""
+    row = w.next[row + w.classes[d[at]]]
+    cdef int32_t hit = w.next[row + w.column]
+    cdef Py_ssize_t new = w.seen[hit] ^ 1, was
+    w.hits[w.count] = hit
+    if w.place:
+        was = w.first[hit]
+        w.first[hit] = at if new or at < was else was
+        was = w.last[hit]
+        w.last[hit] = at if new or at > was else was
+    w.seen[hit] = 1
+    w.count += new
+    return row
 
 
 cdef void _walk(const LiteralAutomaton* t, const uint8_t* d, Py_ssize_t n, uint64_t* found,
@@ -282,78 +296,62 @@ cdef void _walk(const LiteralAutomaton* t, const uint8_t* d, Py_ssize_t n, uint6
     first ends and the later of the two last starts). Places are taken only when an ordered
     formula needs them.
 
-    One step per byte, without a branch (a byte in no literal goes back to the root): the
-    byte's row gives the longest literal ending there, which goes on the hit list the first
-    time it is seen in this walk (``_seen``, reset at the end; with ``place``, its first and
-    last byte are kept). After the walk each distinct hit's ``suffix`` chain (the literals
-    ending where it ends) is read once: for presence, down to a literal already found (a found
-    set holds every suffix of each of its literals). A view of 48 bytes or more is walked as
-    two parts at once (four from 256 bytes), each a chain of dependent loads: part k starts at
-    the root ``longest - 1`` bytes before part k - 1 ends, so every occurrence lies whole in a
-    part. O(n + distinct hits * longest)."""
-    cdef Py_ssize_t j, row = 0, row2 = 0, row3 = 0, row4 = 0, literal, k, count = 0
+    One step per byte, without a branch (``_step``; a byte in no literal goes back to the
+    root): the byte's row gives the longest literal ending there, listed the first time it is
+    seen in this walk (``_seen``, reset at the end). After the walk each distinct hit's
+    ``suffix`` chain (the literals ending where it ends) is read once: for presence, down to a
+    literal already found (a found set holds every suffix of each of its literals). A view of
+    48 bytes or more is walked as two parts at once (four from 256 bytes), each a chain of
+    dependent loads: part k starts at the root ``longest - 1`` bytes before part k - 1 ends, so
+    every occurrence lies whole in a part. O(n + distinct hits * longest)."""
+    cdef Py_ssize_t j, row = 0, row2 = 0, row3 = 0, row4 = 0, literal, k, end, latest
     cdef Py_ssize_t literals = t.literals, overlap = t.longest - 1, parts, size, step, last
-    cdef Py_ssize_t column = t.stride - 1, end, latest
-    cdef const int32_t* next = t.next
     cdef const int32_t* suffix = t.suffix
-    cdef const uint8_t* classes = t.classes
     cdef uint64_t* placed = found + _bit_words(literals)
     cdef Py_ssize_t* ends = _ends(found, literals)
     cdef Py_ssize_t* starts = ends + literals
-    cdef uint8_t* seen = _seen(found, literals)
-    cdef int32_t* hits = _hits(found, literals)
-    cdef Py_ssize_t* first = _firsts(found, literals)
-    cdef Py_ssize_t* latest_at = first + literals + 1
+    cdef _Walker w
     cdef int32_t hit
     cdef uint64_t bit
-    seen[0] = 1  # "no literal" is never a hit
+    w.next = t.next
+    w.classes = t.classes
+    w.column = t.stride - 1
+    w.seen = _seen(found, literals)
+    w.hits = _hits(found, literals)
+    w.first = _firsts(found, literals)
+    w.last = w.first + literals + 1
+    w.count = 0
+    w.place = place
+    w.seen[0] = 1  # "no literal" is never a hit
     parts = 4 if n >= 256 else 2 if n >= 48 else 1
     size = (n + (parts - 1) * overlap + parts - 1) // parts   # bytes of a part
     step = size - overlap                                   # from one part's start to the next
     last = n - (parts - 1) * step                           # bytes of the last part
     if parts == 4:
         for j in range(last):
-            row = next[row + classes[d[j]]]
-            row2 = next[row2 + classes[d[step + j]]]
-            row3 = next[row3 + classes[d[2 * step + j]]]
-            row4 = next[row4 + classes[d[3 * step + j]]]
-            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
-            count = _hit(next[row2 + column], step + j, seen, hits, first, latest_at, count,
-                         place)
-            count = _hit(next[row3 + column], 2 * step + j, seen, hits, first, latest_at, count,
-                         place)
-            count = _hit(next[row4 + column], 3 * step + j, seen, hits, first, latest_at, count,
-                         place)
-        for j in range(last, size):
-            row = next[row + classes[d[j]]]
-            row2 = next[row2 + classes[d[step + j]]]
-            row3 = next[row3 + classes[d[2 * step + j]]]
-            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
-            count = _hit(next[row2 + column], step + j, seen, hits, first, latest_at, count,
-                         place)
-            count = _hit(next[row3 + column], 2 * step + j, seen, hits, first, latest_at, count,
-                         place)
+            row = _step(&w, d, j, row)
+            row2 = _step(&w, d, step + j, row2)
+            row3 = _step(&w, d, 2 * step + j, row3)
+            row4 = _step(&w, d, 3 * step + j, row4)
     elif parts == 2:
         for j in range(last):
-            row = next[row + classes[d[j]]]
-            row2 = next[row2 + classes[d[step + j]]]
-            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
-            count = _hit(next[row2 + column], step + j, seen, hits, first, latest_at, count,
-                         place)
-        for j in range(last, size):
-            row = next[row + classes[d[j]]]
-            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
+            row = _step(&w, d, j, row)
+            row2 = _step(&w, d, step + j, row2)
     else:
         for j in range(n):
-            row = next[row + classes[d[j]]]
-            count = _hit(next[row + column], j, seen, hits, first, latest_at, count, place)
-    seen[0] = 0
-    for k in range(count):
-        hit = hits[k]
-        seen[hit] = 0
+            row = _step(&w, d, j, row)
+    for j in range(last, size):  # the parts before the last are longer by size - last
+        row = _step(&w, d, j, row)
+        if parts > 2:
+            row2 = _step(&w, d, step + j, row2)
+            row3 = _step(&w, d, 2 * step + j, row3)
+    w.seen[0] = 0
+    for k in range(w.count):
+        hit = w.hits[k]
+        w.seen[hit] = 0
         if place:
-            end = first[hit] + 1
-            latest = latest_at[hit] + 1
+            end = w.first[hit] + 1
+            latest = w.last[hit] + 1
         while hit:
             literal = hit - 1
             bit = 1ULL << (literal & 63)
