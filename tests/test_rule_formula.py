@@ -167,6 +167,22 @@ def part_edges(n: int, overlap: int = MAX_LITERAL - 1) -> list[int]:
     return [edge for k in range(1, parts) for edge in (k * step, k * step + overlap)]
 
 
+@pytest.mark.parametrize("n", [48, 100, 255, 256, 301, 700])
+def test_an_occurrence_at_any_part_edge_is_found_and_placed(n):
+    # Every literal of MAX_LITERAL bytes (and of one) that starts or ends at a part's edge of
+    # an n-byte view, alone in it, is found; next to a second one, their order is kept.
+    word, mark = "abcabcabcabc"[:MAX_LITERAL], "c"
+    for edge in part_edges(n):
+        for at in {edge - len(word), edge - len(word) + 1, edge - 1, edge, edge + 1}:
+            view = "d" * at + word + "d" * (n - at - len(word))
+            assert len(view) == n and check_of(("L", word)).check(view), (n, at)
+            twin = "d" * at + mark + "d" * (n - at - 1)
+            assert check_of(("L", mark)).check(twin), (n, at)
+            both = view[:1] + mark + view[2:]
+            assert check_of(("SEQ", (("L", mark), ("L", word)))).check(both), (n, at)
+            assert not check_of(("SEQ", (("L", word), ("L", mark)))).check(both), (n, at)
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.data())
 def test_long_views_are_walked_in_parts_that_miss_no_occurrence(data):
