@@ -334,14 +334,16 @@ cdef bint _copy_finite_rows(Py_buffer* views, double** rows, Py_ssize_t m, Py_ss
 
 
 cdef bint _all_finite(const double* x, Py_ssize_t d) noexcept nogil:
-    """True if no value is inf or NaN (all exponent bits set), tested on the bit patterns so
-    the loop vectorises."""
+    """True if no value is inf or NaN (all exponent bits set), tested on the bit patterns
+    with an AND, an add and an OR per value, so the loop vectorises even with SSE2 (which has
+    no 64-bit compare): the exponent field plus one carries into bit 63 only when it is all
+    ones."""
     cdef const uint64_t* bits = <const uint64_t*>x
     cdef uint64_t special = 0
     cdef Py_ssize_t i
     for i in range(d):
-        special |= (bits[i] & 0x7FF0000000000000ULL) == 0x7FF0000000000000ULL
-    return special == 0
+        special |= (bits[i] & 0x7FF0000000000000ULL) + 0x0010000000000000ULL
+    return special >> 63 == 0
 
 
 cdef bint _check_and_score(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,

@@ -271,6 +271,22 @@ def scored_in_validation(raw, query):
     return pool, want
 
 
+@pytest.mark.parametrize("dim", [3, 8, 1024])
+def test_buffer_rows_at_the_ends_of_the_finite_range_are_accepted(dim):
+    # The finite check reads the exponent bits: the largest doubles (exponent one below all
+    # ones), -0.0 and subnormals are finite, and are scored as cosine_scores scores them (with
+    # the rescaling path for squared norms out of range); inf and nan next to them are not.
+    extremes = [1.7976931348623157e308, -2.0 ** 1023, 2.0 ** 1023 * 1.5, -0.0, 5e-324, 1.0]
+    raw = [{"id": f"c{k}", "tokens": 1, "text": "x",
+            "embedding": array.array("d", [extremes[(k + i) % len(extremes)] for i in range(dim)])}
+           for k in range(300)]
+    scored_in_validation(raw, [1.0 + (i % 3) for i in range(dim)])
+    raw[150]["embedding"][dim - 1] = -math.inf
+    assert outcome(scored_columns, {"query": "q", "query_embedding": array.array("d", [1.0] * dim),
+                                    "token_budget": 5, "candidates": raw}) == (
+        InputError, f"candidates[150].embedding[{dim - 1}]: expected a finite number, got -inf")
+
+
 def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
     # 300 rows of 1,024 (307,200 values): checked and scored with the GIL released, float64
     # buffers in place, float32 buffers (every fourth of the lists' rows) widened first
