@@ -675,7 +675,7 @@ cdef inline index_t _work_size(index_t n, const _Plan* plan) noexcept nogil:
 cdef uint64_t* _new_found(const _Plan* plan) except NULL:
     """The found set (``found_size`` words, made ready: ``found_set_ready``) the view checks of
     ``plan.checks`` use; the caller frees it."""
-    cdef uint64_t* found = <uint64_t*>malloc(8 * (plan.checks.formulas.found_size + 1))
+    cdef uint64_t* found = <uint64_t*>malloc(8 * plan.checks.formulas.found_size)
     if found == NULL:
         raise MemoryError()
     found_set_ready(plan.checks.formulas, found)

@@ -110,6 +110,7 @@ cdef inline Py_ssize_t _found_size(Py_ssize_t literals) noexcept nogil:
 
 
 cdef void found_set_ready(const RuleBitFormulas* f, uint64_t* found) noexcept nogil:
+    """Clear a new found set's walk scratch (``_seen``; each walk leaves it cleared)."""
     cdef Py_ssize_t literals = f.automaton.literals
     memset(_seen(found, literals), 0, literals + 1)
     _firsts(found, literals)[0] = 0   # "no literal": written, never read (for tidiness)
