@@ -341,31 +341,43 @@ def bench_threads(rounds: int, quick: bool) -> list[dict]:
     return rows
 
 
-def _probe_rate(action, seconds: float = 0.0) -> float:
+def _probe_rate(action, seconds: float = 0.0) -> tuple[float, float]:
     """Iterations per second of a pure-Python counter thread while `action` runs (or while
-    the main thread sleeps `seconds`)."""
+    the main thread sleeps `seconds`), and that wall time. The counter is read at both ends of
+    the timed span, so the thread's start-up and the 20 ms before it are not counted."""
     stop = threading.Event()
     count = [0]
 
     def spin():
-        n = 0
         while not stop.is_set():
-            n += 1
-        count[0] = n
+            count[0] += 1
 
     t = threading.Thread(target=spin)
     t.start()
     time.sleep(0.02)
-    t0 = time.perf_counter()
     c0 = count[0]
+    t0 = time.perf_counter()
     if action is None:
         time.sleep(seconds)
     else:
         action()
     wall = time.perf_counter() - t0
+    c1 = count[0]
     stop.set()
     t.join()
-    return (count[0] - c0) / wall
+    return (c1 - c0) / wall, wall
+
+
+def _lasting(job, seconds: float):
+    """``job`` repeated often enough that one call of the result takes about ``seconds``."""
+    t0 = time.perf_counter()
+    job()
+    reps = max(1, round(seconds / max(time.perf_counter() - t0, 1e-9)))
+
+    def repeated():
+        for _ in range(reps):
+            job()
+    return repeated
 
 
 def bench_gil(rounds: int) -> list[dict]:
@@ -392,12 +404,11 @@ def bench_gil(rounds: int) -> list[dict]:
     }
     rows = []
     for name, job in jobs.items():
+        job = _lasting(job, 0.05)
         ratios = []
         for _ in range(rounds):  # one busy moment on a shared machine sinks a round
-            t0 = time.perf_counter()
-            busy = _probe_rate(job)
-            elapsed = time.perf_counter() - t0
-            idle = _probe_rate(None, elapsed)
+            busy, elapsed = _probe_rate(job)
+            idle, _ = _probe_rate(None, elapsed)
             ratios.append(busy / idle)
         rows.append({"bench": "gil", "case": name, "metric": "probe_progress",
                      "value": statistics.median(ratios), "unit": "x idle",
