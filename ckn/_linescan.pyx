@@ -209,6 +209,167 @@ cdef extern from *:
     int ckn_ls_have_avx2() noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* What decides the de-obfuscated view of a lower-cased ASCII view (ckn_ls_view_facts). */
+    typedef struct {
+        int64_t apostrophes, double_quotes;
+        int64_t singles;  /* letters with a separator (or an apostrophe) on each side */
+        unsigned flags;   /* CKN_LS_* */
+    } ckn_ls_facts;
+    enum {
+        CKN_LS_KEPT = 1,        /* "]" or 28..31 (FS, GS, RS, US) */
+        CKN_LS_ANGLE = 2,       /* "<" */
+        CKN_LS_UNDERSCORE = 4,  /* "_" */
+        CKN_LS_LEET = 8,        /* [0-9@$] next to a letter */
+        CKN_LS_INTRA = 16       /* [.\\-*|~^+`] between two letters */
+    };
+    /* Bit i: byte i of a block of up to 64 lower-cased bytes is of the class. */
+    typedef struct {
+        uint64_t letter, leet, intra, sep, apos, dquote, kept, angle, under;
+    } ckn_ls_classes;
+    #if defined(__GNUC__) || defined(__clang__)
+    static inline int ckn_ls_popcount(uint64_t x) { return __builtin_popcountll(x); }
+    #else
+    static inline int ckn_ls_popcount(uint64_t x) {
+        int c = 0;
+        while (x) { x &= x - 1; c++; }
+        return c;
+    }
+    #endif
+    /* The classes of out[0:len] = d[0:len] lower-cased (every byte < 128), one byte at a time. */
+    static void ckn_ls_classes_portable(const uint8_t* d, int64_t len, uint8_t* out,
+                                        ckn_ls_classes* c) {
+        int64_t i;
+        memset(c, 0, sizeof *c);
+        for (i = 0; i < len; i++) {
+            uint8_t x = d[i];
+            uint64_t b = 1ULL << i;
+            if (x >= 'A' && x <= 'Z') x += 32;
+            out[i] = x;
+            if (x >= 'a' && x <= 'z') c->letter |= b;
+            if ((x >= '0' && x <= '9') || x == '@' || x == '$') c->leet |= b;
+            if (x == '.' || x == '-' || x == '*' || x == '|' || x == '~' || x == '^' || x == '+'
+                || x == '`') c->intra |= b;
+            if (x == ' ' || x == '.' || x == '-' || x == '_' || x == '*' || x == '/' || x == '|'
+                || x == '~' || x == '+' || x == ',' || x == '\\'') c->sep |= b;
+            if (x == '\\'') c->apos |= b;
+            if (x == '"') c->dquote |= b;
+            if (x == ']' || (x >= 28 && x <= 31)) c->kept |= b;
+            if (x == '<') c->angle |= b;
+            if (x == '_') c->under |= b;
+        }
+    }
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #define CKN_LS_EQ(x, ch) _mm_cmpeq_epi8((x), _mm_set1_epi8((char)(ch)))
+    /* lo <= x <= hi for bytes below 128 (signed compares) */
+    #define CKN_LS_IN(x, lo, hi) \
+        _mm_and_si128(_mm_cmpgt_epi8((x), _mm_set1_epi8((char)((lo) - 1))), \
+                      _mm_cmplt_epi8((x), _mm_set1_epi8((char)((hi) + 1))))
+    #define CKN_LS_BITS(v, j) ((uint64_t)(uint16_t)_mm_movemask_epi8(v) << (16 * (j)))
+    /* ckn_ls_classes_portable of 64 bytes, 16 at a time (SSE2, part of every x86-64 CPU). */
+    static void ckn_ls_classes_sse2(const uint8_t* d, uint8_t* out, ckn_ls_classes* c) {
+        int j;
+        memset(c, 0, sizeof *c);
+        for (j = 0; j < 4; j++) {
+            __m128i x = _mm_loadu_si128((const __m128i*)(d + 16 * j));
+            __m128i both, under, apos;
+            x = _mm_add_epi8(x, _mm_and_si128(CKN_LS_IN(x, 'A', 'Z'), _mm_set1_epi8(32)));
+            _mm_storeu_si128((__m128i*)(out + 16 * j), x);
+            /* in both intra and sep: . - * | ~ + */
+            both = _mm_or_si128(_mm_or_si128(CKN_LS_EQ(x, '.'), CKN_LS_EQ(x, '-')),
+                                _mm_or_si128(_mm_or_si128(CKN_LS_EQ(x, '*'), CKN_LS_EQ(x, '|')),
+                                             _mm_or_si128(CKN_LS_EQ(x, '~'), CKN_LS_EQ(x, '+'))));
+            under = CKN_LS_EQ(x, '_');
+            apos = CKN_LS_EQ(x, '\\'');
+            c->letter |= CKN_LS_BITS(CKN_LS_IN(x, 'a', 'z'), j);
+            c->leet |= CKN_LS_BITS(_mm_or_si128(
+                CKN_LS_IN(x, '0', '9'), _mm_or_si128(CKN_LS_EQ(x, '@'), CKN_LS_EQ(x, '$'))), j);
+            c->intra |= CKN_LS_BITS(_mm_or_si128(both, _mm_or_si128(CKN_LS_EQ(x, '^'),
+                                                                   CKN_LS_EQ(x, '`'))), j);
+            c->sep |= CKN_LS_BITS(_mm_or_si128(
+                _mm_or_si128(both, _mm_or_si128(under, apos)),
+                _mm_or_si128(_mm_or_si128(CKN_LS_EQ(x, ' '), CKN_LS_EQ(x, '/')),
+                             CKN_LS_EQ(x, ','))), j);
+            c->apos |= CKN_LS_BITS(apos, j);
+            c->dquote |= CKN_LS_BITS(CKN_LS_EQ(x, '"'), j);
+            c->kept |= CKN_LS_BITS(_mm_or_si128(CKN_LS_EQ(x, ']'), CKN_LS_IN(x, 28, 31)), j);
+            c->angle |= CKN_LS_BITS(CKN_LS_EQ(x, '<'), j);
+            c->under |= CKN_LS_BITS(under, j);
+        }
+    }
+    #define CKN_LS_HAVE_SSE2 1
+    #else
+    static void ckn_ls_classes_sse2(const uint8_t* d, uint8_t* out, ckn_ls_classes* c) {
+        ckn_ls_classes_portable(d, 64, out, c);
+    }
+    #define CKN_LS_HAVE_SSE2 0
+    #endif
+    /* The classes of the block of d[0:n] (lower-cased into out) that starts at k. */
+    static void ckn_ls_block_classes(const uint8_t* d, int64_t n, int64_t k, uint8_t* out,
+                                     int simd, ckn_ls_classes* c) {
+        int64_t len = n - k < 64 ? n - k : 64;
+        uint8_t pad[64];
+        if (!simd) {
+            ckn_ls_classes_portable(d + k, len, out + k, c);
+        } else if (len == 64) {
+            ckn_ls_classes_sse2(d + k, out + k, c);
+        } else {  /* zero bytes are in no class */
+            memset(pad, 0, 64);
+            memcpy(pad, d + k, (size_t)len);
+            ckn_ls_classes_sse2(pad, pad, c);
+            memcpy(out + k, pad, (size_t)len);
+        }
+    }
+    /* out[0:n] = d[0:n] lower-cased (every byte < 128; out may be d), and its facts in *f. The
+       neighbours of a block's first and last byte come from the blocks around it (none before
+       byte 0 or after byte n - 1). O(n); with simd (SSE2), 16 bytes per step. */
+    static void ckn_ls_view_facts(const uint8_t* d, int64_t n, uint8_t* out, int simd,
+                                  ckn_ls_facts* f) {
+        ckn_ls_classes cur, next;
+        uint64_t before_letter = 0, before_sep = 0, lp, ln, sp, sn;
+        int64_t k;
+        memset(f, 0, sizeof *f);
+        if (n <= 0) return;
+        simd = simd && CKN_LS_HAVE_SSE2;
+        ckn_ls_block_classes(d, n, 0, out, simd, &cur);
+        for (k = 0; k < n; k += 64) {
+            if (k + 64 < n) ckn_ls_block_classes(d, n, k + 64, out, simd, &next);
+            else memset(&next, 0, sizeof next);
+            lp = (cur.letter << 1) | before_letter;
+            ln = (cur.letter >> 1) | (next.letter << 63);
+            sp = (cur.sep << 1) | before_sep;
+            sn = (cur.sep >> 1) | (next.sep << 63);
+            f->flags |= ((cur.leet & (lp | ln)) ? CKN_LS_LEET : 0)
+                        | ((cur.intra & lp & ln) ? CKN_LS_INTRA : 0)
+                        | (cur.kept ? CKN_LS_KEPT : 0) | (cur.angle ? CKN_LS_ANGLE : 0)
+                        | (cur.under ? CKN_LS_UNDERSCORE : 0);
+            f->singles += ckn_ls_popcount(cur.letter & sp & sn);
+            f->apostrophes += ckn_ls_popcount(cur.apos);
+            f->double_quotes += ckn_ls_popcount(cur.dquote);
+            before_letter = cur.letter >> 63;
+            before_sep = cur.sep >> 63;
+            cur = next;
+        }
+    }
+    """
+    ctypedef struct ckn_ls_facts:
+        int64_t apostrophes
+        int64_t double_quotes
+        int64_t singles
+        unsigned flags
+    enum:
+        CKN_LS_KEPT
+        CKN_LS_ANGLE
+        CKN_LS_UNDERSCORE
+        CKN_LS_LEET
+        CKN_LS_INTRA
+        CKN_LS_HAVE_SSE2
+    void ckn_ls_view_facts(const uint8_t* d, int64_t n, uint8_t* out, int simd,
+                           ckn_ls_facts* f) noexcept nogil
+
+
 ckn_ls_init_masks()
 
 import os as _os
@@ -216,6 +377,8 @@ import os as _os
 # Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path, for tests).
 cdef bint _USE_AVX2 = ckn_ls_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
 SIMD = "avx2" if _USE_AVX2 else "portable"
+# The views' facts (ckn_ls_view_facts) take SSE2, which every x86-64 CPU has, unless CKN_NO_SIMD=1.
+cdef bint _SIMD_FACTS = _os.environ.get("CKN_NO_SIMD") != "1"
 
 cdef enum:
     _HASH_READ = 24  # ckn_ls_hash may read this many bytes from the start of a word
@@ -695,6 +858,25 @@ cdef inline bint _is_intra_punct(uint8_t c) noexcept nogil:
     return c == 46 or c == 45 or c == 42 or c == 124 or c == 126 or c == 94 or c == 43 or c == 96
 
 
+cdef enum:
+    _UNCHANGED = -2  # _view_deobfuscated: the view de-obfuscates to itself
+
+
+cdef index_t _view_deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
+                                const ckn_ls_facts* facts) noexcept nogil:
+    """``_deobfuscated(v, n, out)``, or ``_UNCHANGED`` (``out`` not written) when that would be
+    ``v`` itself because ``facts`` (``ckn_ls_view_facts`` of ``v``, possibly before apostrophes
+    between letters became spaces, which changes none of them but ``singles``, and that only
+    downwards) show no leet character next to a letter, no in-word punctuation between two
+    letters and no underscore, and there are no spaced-out letters: those need three single
+    letters between separators, and ``_spaced_out`` is asked only then."""
+    if facts.flags & (CKN_LS_LEET | CKN_LS_INTRA | CKN_LS_UNDERSCORE):
+        return _deobfuscated(v, n, out)
+    if facts.singles >= 3 and _spaced_out(v, n, True):
+        return -1
+    return _UNCHANGED
+
+
 cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
                           int leet_mode=-1) noexcept nogil:
     """``sanitizer._deobfuscate`` of the lower-cased ASCII view ``v[:n]``, written to ``out``
@@ -773,11 +955,13 @@ def deobfuscated_ascii(str view not None):
         if 65 <= d[i] <= 90:
             return None
     cdef bytearray out = bytearray(n)
-    m = _deobfuscated(d, n, <uint8_t*><char*>out)
+    cdef ckn_ls_facts facts
+    ckn_ls_view_facts(d, n, <uint8_t*><char*>out, _SIMD_FACTS, &facts)
+    m = _view_deobfuscated(d, n, <uint8_t*><char*>out, &facts)
+    if m == _UNCHANGED or m == n and memcmp(d, <const uint8_t*><char*>out, n) == 0:
+        return view
     if m < 0:
         return None
-    if m == n and memcmp(d, <const uint8_t*><char*>out, n) == 0:
-        return view
     return out[:m].decode("ascii")
 
 
@@ -851,9 +1035,6 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     ``found``: ``found_size`` words; ``ranks``: ``directive_ranks_room(2 * n)`` slots.
     O(n + the literals' occurrences)."""
     cdef index_t i, m
-    cdef uint32_t c
-    cdef bint angle = False, underscore = False
-    cdef int apostrophes = 0, double_quotes = 0
     cdef uint8_t* v0 = views
     cdef uint8_t* v1 = views + n
     cdef uint8_t* v2 = views + 2 * n
@@ -861,37 +1042,36 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     cdef const uint8_t* pair[2]
     cdef Py_ssize_t sizes[2]
     cdef double s
-    cdef Py_ssize_t n_views
-    for i in range(n):
-        c = d[i]
-        if 65 <= c <= 90:
-            c += 32
-        elif c == 39:
-            apostrophes += 1
-        elif c == 34:
-            double_quotes += 1
-        elif c == 93 or 28 <= c <= 31:
-            return mask
-        elif c == 60:
-            if i + 1 < n and (d[i + 1] == 124 or d[i + 1] == 60):
-                return mask
-            angle = True
-        underscore |= c == 95
-        v0[i] = <uint8_t>c
-    if angle and underscore:
+    cdef Py_ssize_t n_views = 1
+    cdef ckn_ls_facts facts
+    # every code point is ASCII here: lower-case into v0 and read the facts in one pass
+    if ucs_t is uint8_t:
+        ckn_ls_view_facts(d, n, v0, _SIMD_FACTS, &facts)
+    else:
+        for i in range(n):
+            v0[i] = <uint8_t>d[i]
+        ckn_ls_view_facts(v0, n, v0, _SIMD_FACTS, &facts)
+    if facts.flags & CKN_LS_KEPT:
         return mask
-    if apostrophes > 1 or double_quotes > 1:  # one of each kind quotes nothing
+    if facts.flags & CKN_LS_ANGLE:
+        for i in range(n - 1):
+            if v0[i] == 60 and (v0[i + 1] == 124 or v0[i + 1] == 60):
+                return mask
+        if facts.flags & CKN_LS_UNDERSCORE:
+            return mask
+    if facts.apostrophes > 1 or facts.double_quotes > 1:  # one of each kind quotes nothing
         return _quoted_checked(f, v0, v1, v2, n, found, mask)
-    if apostrophes:
+    if facts.apostrophes:
         _apostrophes_as_spaces(v0, n)
-    m = _deobfuscated(v0, n, v1)
-    if m < 0:
+    m = _view_deobfuscated(v0, n, v1, &facts)
+    if m == -1:
         return mask
     pair[0] = v0
     sizes[0] = n
-    pair[1] = v1
-    sizes[1] = m
-    n_views = 1 + (m != n or memcmp(v0, v1, n) != 0)
+    if m != _UNCHANGED:
+        pair[1] = v1
+        sizes[1] = m
+        n_views = 1 + (m != n or memcmp(v0, v1, n) != 0)
     if mask.lo & f.covered[0] or mask.hi & f.covered[1]:
         formulas_check(f, pair, sizes, n_views, NULL, True, found, &mask.lo, &mask.hi)
     if (checks.model != NULL and (mask.lo & checks.model_bit.lo or mask.hi & checks.model_bit.hi)
