@@ -228,15 +228,14 @@ cdef extern from *:
     typedef struct {
         uint64_t letter, leet, intra, sep, apos, dquote, kept, angle, under;
     } ckn_ls_classes;
-    #if defined(__GNUC__) || defined(__clang__)
-    static inline int ckn_ls_popcount(uint64_t x) { return __builtin_popcountll(x); }
-    #else
+    /* The set bits of x (SWAR: the baseline x86-64 target has no popcnt instruction, and
+       __builtin_popcountll would call libgcc). */
     static inline int ckn_ls_popcount(uint64_t x) {
-        int c = 0;
-        while (x) { x &= x - 1; c++; }
-        return c;
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
     }
-    #endif
     /* The classes of out[0:len] = d[0:len] lower-cased (every byte < 128), one byte at a time. */
     static void ckn_ls_classes_portable(const uint8_t* d, int64_t len, uint8_t* out,
                                         ckn_ls_classes* c) {
