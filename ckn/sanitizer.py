@@ -282,12 +282,6 @@ _CJK_QUOTED_MENTION = re.compile(
     r"「[^」\n]{1,80}」(?=\s*(?:といった|のような|などの|という|みたいな))"
     r"|\"[^\"\n]{1,80}\"(?=\s*(?:之类|这样的|这类|一类|等(?:语句|指令|文字|句子|话)))"
 )
-# Cheap test run first: a quote right after a comparison word ("like '", "wie \"").
-_LINK_TAILS = (
-    "like", " as", "say", "says", "saying", "containing", "e.g.", "e.g", "eg", "example", "instance",
-    "como", "tipo", "dicen", "digan", "wie", "etwa", "sagen", "comme", "type", "disent", "вроде",
-    "типа", "наподобие", "как", "например", "lines of",
-)
 _TEMPLATE_MENTION = re.compile(
     r"(?:<\|[a-z_]{2,30}\|>|<<\s*/?\s*sys\s*>>|\[\s*/?\s*inst\s*\]|<\s*/?\s*(?:start|end)_of_turn\s*>)"
     r"(?:\s*(?:,|/|and|or|und|oder|et|ou|y|o|и|или|和|与|或|と|や)\s*"
@@ -308,10 +302,24 @@ def _blank(match: re.Match) -> str:
     return " "
 
 
-_QUOTE_AFTER_LINK = re.compile(
-    r"(?:di(?:cen|gan|sent)|нап(?:ример|одобие)|co(?:m(?:me|o)|ntaining)|e\W?g|etwa|example"
-    r"|li(?:ke|nes of)|wie|как|t(?:ipo|ype)|sa(?:y(?:s|ing)?|gen)|типа|instance|вроде|as)[\s:,(.]{0,3}[\"']"
+# Comparison words a quoted example follows ("like '", "wie \"", "e.g. '"): the cheap test run
+# before _QUOTED_MENTION (_quote_after_link).
+_LINK_WORDS = ("dicen", "digan", "disent", "например", "наподобие", "comme", "como", "containing",
+               "etwa", "example", "like", "lines of", "wie", "как", "tipo", "type", "say", "says",
+               "saying", "sagen", "типа", "instance", "вроде", "as")
+# The same test read backwards, from a quote: in the reversed view, a quote, then at most three of
+# [\s:,(.], then a reversed comparison word or "e.g" (e, g, at most one non-word character
+# between). Starting with a quote, the search tries only where one stands, not at every letter.
+_QUOTE_BEFORE_LINK_REVERSED = re.compile(
+    r"[\"'][\s:,(.]{0,3}(?:g\W?e|" + "|".join(re.escape(w[::-1]) for w in _LINK_WORDS) + ")"
 )
+
+
+def _quote_after_link(view: str) -> bool:
+    """Whether a quote follows a comparison word (``_LINK_WORDS``, or ``e.g``) after at most
+    three of ``[\\s:,(.]``: ``_QUOTE_BEFORE_LINK_REVERSED`` on the reversed view (a match of
+    that order of characters, read backwards). O(len(view))."""
+    return _QUOTE_BEFORE_LINK_REVERSED.search(view[::-1]) is not None
 
 _INST_TOKEN = re.compile(r"\[\s*/?\s*inst\s*\]")
 
@@ -409,7 +417,7 @@ def _without_mentions(view: str) -> str:
     apostrophes inside words read as spaces."""
     if ("'" in view or '"' in view) and _QUOTE_AFTER_WORD.search(view):
         if view.count('"') > 1 or view.count("'") > 1:  # a quoted span has two quotes of a kind
-            if _QUOTE_AFTER_LINK.search(view):
+            if _quote_after_link(view):
                 view = _QUOTED_MENTION.sub(_blank, view)
             if _mention_frame_may_match(view):
                 view = _MENTION_FRAME.sub(_blank_q, view)

@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import ckn
@@ -22,6 +22,7 @@ from ckn.sanitizer import (
     sanitize_text,
     scan_line,
 )
+from corpora import rule_and_corpus_lines
 
 CORPUS = Path(__file__).parent / "data" / "injection_corpus.jsonl"
 PROBES_V2 = Path(__file__).parent / "data" / "injection_probes_v2.jsonl"
@@ -667,6 +668,37 @@ def test_a_quoted_mention_needs_two_quotes_of_a_kind(view):
     if view.count('"') < 2 and view.count("'") < 2:
         assert _sanitizer._QUOTED_MENTION.search(view) is None
         assert _sanitizer._MENTION_FRAME.search(view) is None
+
+
+# The comparison-word test as it was written forwards (searched at every position).
+_QUOTE_AFTER_LINK_FORWARDS = re.compile(
+    r"(?:di(?:cen|gan|sent)|нап(?:ример|одобие)|co(?:m(?:me|o)|ntaining)|e\W?g|etwa|example"
+    r"|li(?:ke|nes of)|wie|как|t(?:ipo|ype)|sa(?:y(?:s|ing)?|gen)|типа|instance|вроде|as)[\s:,(.]{0,3}[\"']"
+)
+
+
+@settings(max_examples=1000)
+@given(st.lists(st.sampled_from([
+    "like", "lines of", "lines", " of", "e", "g", "e.g", "e-g", "eg", "éxample", "example", "as",
+    "says", "saying", "sa", "ys", "как", "ка", "типа", "вроде", "например", "containing", "dicen",
+    "tipo", "wie", "etwa", "x", " ", "  ", ":", ",", "(", ".", "\t", "'", '"', "«", "\u00a0", "_",
+]), max_size=14).map("".join))
+@example("phrases like ,:'x'")  # three separators
+@example("like ,:.'x'")  # four
+@example("e.g. ('x'")
+@example("e-g'")
+@example("e__g'")
+@example('lines of  "x"')
+@example("\u043a\u0430\u043a '")
+def test_the_reversed_link_test_is_the_forward_regex(view):
+    assert _sanitizer._quote_after_link(view) == bool(_QUOTE_AFTER_LINK_FORWARDS.search(view))
+
+
+def test_the_reversed_link_test_on_the_corpora():
+    lines = [line.lower() for line in rule_and_corpus_lines()]
+    hits = [_sanitizer._quote_after_link(line) for line in lines]
+    assert hits == [bool(_QUOTE_AFTER_LINK_FORWARDS.search(line)) for line in lines]
+    assert 10 < sum(hits) < len(lines) // 2  # both outcomes occur
 
 
 @pytest.mark.parametrize("line", [
