@@ -61,11 +61,38 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _ADDRESS_HINT = re.compile(rf"http|www\.|@|example|\.(?:{_DOMAIN_ENDINGS})\b")
 
 
+_RUN_END = re.compile(r"\S*")
+
+
+def _without_addresses(view: str) -> str:
+    """``_ADDRESS.sub(" url ", view)``, run only on the runs of non-space characters that hold
+    an address hint (``_ADDRESS_HINT``): a match takes no space and ends where its run ends
+    (every alternative ends on a greedy ``\\S``), so it lies in one run, whose hint it holds
+    (``\\s`` is ``str.isspace``, and the run's ends read as the string's). The substitution
+    scans far fewer positions on a long line. O(len(view))."""
+    pieces: list[str] = []
+    done = 0
+    for hint in _ADDRESS_HINT.finditer(view):
+        start = hint.start()
+        if start < done:  # in the run just substituted
+            continue
+        while start > done and not view[start - 1].isspace():
+            start -= 1
+        end = _RUN_END.match(view, hint.end()).end()
+        pieces.append(view[done:start])
+        pieces.append(_ADDRESS.sub(" url ", view[start:end]))
+        done = end
+    if not pieces:
+        return view
+    pieces.append(view[done:])
+    return "".join(pieces)
+
+
 def _tokens(view: str) -> list[str]:
     # (Views with neither ".", "@" nor "example" keep even a bare "http://host": the model was
     # trained that way.)
-    if ("." in view or "@" in view or "example" in view) and _ADDRESS_HINT.search(view):
-        view = _ADDRESS.sub(" url ", view)
+    if "." in view or "@" in view or "example" in view:
+        view = _without_addresses(view)
     if view.isascii():  # the same runs, found faster
         return [run for run in _ASCII_LETTERS.findall(view) if len(run) > 1]
     tokens: list[str] = []

@@ -163,6 +163,22 @@ def test_address_hint_never_changes_the_tokens(view):
         directive_score._ADDRESS_HINT = saved
 
 
+_SPACES = st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", "\u2003", "\x1c", "\u3000"])
+
+
+@settings(max_examples=800)
+@given(st.lists(_VIEW_PIECES | _SPACES | st.sampled_from(["(", ")", "/x", ":", "'", "<a@b.c>"]),
+                max_size=30).map("".join))
+@example("see www.example.com/x and ops@x.io, then e.g. os.path")
+@example("a.b.c x.invalid\u00a0y.de\u2003 (exampleinvalid) http://localhost:8080")
+@example("x@y.z@w.com q@.io")
+def test_addresses_are_substituted_run_by_run(view):
+    """``_without_addresses`` substitutes only the runs of non-space characters with a hint,
+    and gives exactly the whole view's substitution."""
+    from ckn import directive_score
+    assert directive_score._without_addresses(view) == directive_score._ADDRESS.sub(" url ", view)
+
+
 def _reference_sum(model: Model, views) -> float:
     from ckn.directive_score import _feature_set, _weight_sum
     return _weight_sum(model.weights, sorted(_feature_set(views)))
