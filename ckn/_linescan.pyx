@@ -864,11 +864,12 @@ cdef enum:
 cdef index_t _view_deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
                                 const ckn_ls_facts* facts) noexcept nogil:
     """``_deobfuscated(v, n, out)``, or ``_UNCHANGED`` (``out`` not written) when that would be
-    ``v`` itself because ``facts`` (``ckn_ls_view_facts`` of ``v``, possibly before apostrophes
-    between letters became spaces, which changes none of them but ``singles``, and that only
-    downwards) show no leet character next to a letter, no in-word punctuation between two
-    letters and no underscore, and there are no spaced-out letters: those need three single
-    letters between separators, and ``_spaced_out`` is asked only then."""
+    ``v`` itself because ``facts`` (``ckn_ls_view_facts`` of ``v``, possibly read before the
+    apostrophes between letters became spaces: that changes no flag, and ``singles``, which
+    counts every apostrophe as a separator, is never below the count after it) show no leet
+    character next to a letter, no in-word punctuation between two letters and no underscore,
+    and there are no spaced-out letters: those need three single letters between separators,
+    and ``_spaced_out`` is asked only then."""
     if facts.flags & (CKN_LS_LEET | CKN_LS_INTRA | CKN_LS_UNDERSCORE):
         return _deobfuscated(v, n, out)
     if facts.singles >= 3 and _spaced_out(v, n, True):

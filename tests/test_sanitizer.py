@@ -673,7 +673,8 @@ def test_a_quoted_mention_needs_two_quotes_of_a_kind(view):
 # The comparison-word test as it was written forwards (searched at every position).
 _QUOTE_AFTER_LINK_FORWARDS = re.compile(
     r"(?:di(?:cen|gan|sent)|нап(?:ример|одобие)|co(?:m(?:me|o)|ntaining)|e\W?g|etwa|example"
-    r"|li(?:ke|nes of)|wie|как|t(?:ipo|ype)|sa(?:y(?:s|ing)?|gen)|типа|instance|вроде|as)[\s:,(.]{0,3}[\"']"
+    r"|li(?:ke|nes of)|wie|как|t(?:ipo|ype)|sa(?:y(?:s|ing)?|gen)|типа|instance|вроде|as)"
+    r"[\s:,(.]{0,3}[\"']"
 )
 
 
