@@ -321,6 +321,7 @@ def _quote_after_link(view: str) -> bool:
     that order of characters, read backwards). O(len(view))."""
     return _QUOTE_BEFORE_LINK_REVERSED.search(view[::-1]) is not None
 
+
 _INST_TOKEN = re.compile(r"\[\s*/?\s*inst\s*\]")
 
 
