@@ -364,7 +364,6 @@ cdef extern from *:
         CKN_LS_UNDERSCORE
         CKN_LS_LEET
         CKN_LS_INTRA
-        CKN_LS_HAVE_SSE2
     void ckn_ls_view_facts(const uint8_t* d, int64_t n, uint8_t* out, int simd,
                            ckn_ls_facts* f) noexcept nogil
 
