@@ -25,10 +25,15 @@ pattern matches where one of them does, and each has a formula of its own, often
 than the OR they make together. The sanitizer runs an unguarded rule's alternatives one by one,
 each only where its own formula holds.
 
+``starts(pattern)`` gives the strings one of which every match begins with (the prefixes the
+same derivation keeps, cut to ``MAX_LITERAL`` bytes), or None when a match may start anywhere:
+the sanitizer then runs a regex on an ASCII view only from the places they start
+(``ckn._rulefilter.StartFinder``), where ``re`` would try every position.
+
 Deriving the rules' programs takes about a second, so they ship in ``rule_formulas.json``
-(``tools/build_rule_formulas.py`` writes it; a test checks it against the derivation). Each
-entry carries a hash of its rule's pattern: ``program_for`` derives the program afresh for a
-rule whose pattern no longer matches its entry.
+(``tools/build_rule_formulas.py`` writes it, with the starts; a test checks it against the
+derivation). Each entry carries a hash of its rule's pattern: ``program_for`` and
+``starts_for`` derive afresh for a rule whose pattern no longer matches its entry.
 
 Formulas are tuples: ``("T",)`` true, ``("F",)`` false, ``("L", s)`` "``s`` occurs",
 ``("AND", parts)`` / ``("OR", parts)``, ``("SEQ", parts)`` (every part holds, in that order)
@@ -59,9 +64,9 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre
     import sre_parse as _sre_parse
 
-__all__ = ["MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "TRUE", "FALSE", "required", "holds",
-           "holds_over", "cut", "program", "program_for", "alternatives", "alternatives_for",
-           "pattern_key", "load_table", "table"]
+__all__ = ["MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "TRUE", "FALSE", "required", "starts",
+           "holds", "holds_over", "cut", "program", "program_for", "alternatives",
+           "alternatives_for", "starts_for", "pattern_key", "load_table", "table"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)
@@ -216,6 +221,23 @@ def required(pattern: str, flags: int = re.MULTILINE):
     return _formula(_sequence(parsed.data))
 
 
+def starts(pattern: str, flags: int = re.MULTILINE) -> list[bytes] | None:
+    """The literals one of which every match of ``pattern`` in ASCII text starts with (ASCII
+    bytes, each cut to ``MAX_LITERAL``, sorted; a prefix of a match's first string starts the
+    match too), or None when a match may start anywhere: its first strings are not known (an
+    optional or repeated-zero-times start, a class of more than ``_CLASS_MAX`` characters, a
+    case-insensitive part) or one of them is empty. An empty list: no match in ASCII text.
+    These are the known prefixes of ``_sequence`` (what ``required`` reads first)."""
+    parsed = _sre_parse.parse(pattern, flags)
+    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
+        return None
+    info = _sequence(parsed.data)
+    firsts = info[1] if info[0] == "E" else info[2]
+    if "" in firsts:
+        return None
+    return sorted({s.encode("ascii")[:MAX_LITERAL] for s in firsts if s.isascii()})
+
+
 # What a pattern must not hold to be split into its alternatives: inline flags (a global one
 # applies to the whole pattern), comments, backreferences and conditionals (group numbers).
 _UNSPLITTABLE = re.compile(r"\(\?[aiLmsux-]|\(\?#|\(\?P=|\(\?\(|\\[1-9]|\\g<")
@@ -364,13 +386,15 @@ def pattern_key(pattern: str) -> str:
     return hashlib.sha256(pattern.encode("utf-8")).hexdigest()[:16]
 
 
-def _entry(compiled) -> dict:
-    """A program as the table writes it: ``"literals"`` as ASCII strings and ``"nodes"``, or
-    nothing (TRUE)."""
-    if compiled is None:
-        return {}
-    return {"literals": [word.decode("ascii") for word in compiled[0]],
-            "nodes": list(compiled[1])}
+def _entry(pattern: str) -> dict:
+    """The pattern's program as the table writes it: ``"literals"`` as ASCII strings and
+    ``"nodes"`` (nothing for TRUE), and its ``starts`` as ASCII strings (nothing for None)."""
+    compiled, firsts = program(required(pattern)), starts(pattern)
+    entry = {} if compiled is None else {"literals": [word.decode("ascii") for word in compiled[0]],
+                                         "nodes": list(compiled[1])}
+    if firsts is not None:
+        entry["starts"] = [word.decode("ascii") for word in firsts]
+    return entry
 
 
 def _loaded(entry: dict):
@@ -380,31 +404,41 @@ def _loaded(entry: dict):
     return [word.encode("ascii") for word in entry["literals"]], array("i", entry["nodes"])
 
 
+def _loaded_starts(entry: dict) -> list[bytes] | None:
+    """The ``starts`` as ``_entry`` wrote them; None when it wrote none."""
+    if "starts" not in entry:
+        return None
+    return [word.encode("ascii") for word in entry["starts"]]
+
+
 def table(patterns: dict[str, str], split: frozenset | set = frozenset()) -> dict:
     """The table of ``rule_formulas.json`` for ``{rule name: pattern}``: per rule its pattern
-    key and program (``_entry``), and for the rules named in ``split`` whose pattern has
-    several ``alternatives``, each alternative's program (``"alternatives"``)."""
+    key, program and starts (``_entry``), and for the rules named in ``split`` whose pattern
+    has several ``alternatives``, each alternative's (``"alternatives"``)."""
     rules = {}
     for name, pattern in patterns.items():
-        entry = {"pattern": pattern_key(pattern), **_entry(program(required(pattern)))}
+        entry = {"pattern": pattern_key(pattern), **_entry(pattern)}
         parts = alternatives(pattern) if name in split else [pattern]
         if len(parts) > 1:
-            entry["alternatives"] = [_entry(program(required(part))) for part in parts]
+            entry["alternatives"] = [_entry(part) for part in parts]
         rules[name] = entry
     return {"max_literal": MAX_LITERAL, "rules": rules}
 
 
 def load_table(path: Path = TABLE_PATH) -> dict[str, tuple]:
     """The rules of the table at ``path``, each as ``(pattern key, program or None,
-    alternatives' programs or None)``, nodes in ``array('i')`` (compact: the table stays
-    loaded). An empty dict when the file is missing, unreadable or made for another
-    ``MAX_LITERAL``: every program is then derived."""
+    alternatives' programs or None, starts or None, alternatives' starts or None)``, nodes in
+    ``array('i')`` (compact: the table stays loaded). An empty dict when the file is missing,
+    unreadable or made for another ``MAX_LITERAL``: every program is then derived."""
     try:
         data = json.loads(path.read_text(encoding="ascii"))
         if not isinstance(data, dict) or data.get("max_literal") != MAX_LITERAL:
             return {}
         return {name: (entry["pattern"], _loaded(entry),
                        [_loaded(part) for part in entry["alternatives"]]
+                       if "alternatives" in entry else None,
+                       _loaded_starts(entry),
+                       [_loaded_starts(part) for part in entry["alternatives"]]
                        if "alternatives" in entry else None)
                 for name, entry in data["rules"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -432,3 +466,18 @@ def alternatives_for(name: str, pattern: str, rules: dict[str, tuple]) -> list[t
             and len(entry[2]) == len(parts)):
         return list(zip(parts, entry[2]))
     return [(part, program(required(part))) for part in parts]
+
+
+def starts_for(name: str, pattern: str, rules: dict[str, tuple],
+               alternative: int | None = None) -> list[bytes] | None:
+    """``starts(pattern)``, or of its ``alternatives(pattern)[alternative]``, from the loaded
+    table when its entry for ``name`` was made from this very pattern (with its
+    alternatives)."""
+    entry = rules.get(name)
+    known = entry is not None and len(entry) == 5 and entry[0] == pattern_key(pattern)
+    if alternative is None:
+        return entry[3] if known else starts(pattern)
+    parts = alternatives(pattern)
+    if known and entry[4] is not None and len(entry[4]) == len(parts):
+        return entry[4][alternative]
+    return starts(parts[alternative])

@@ -22,6 +22,10 @@ compiled candidate pass (``ckn._linescan.ViewChecks``) and freezes the index; it
 ``formulas_check`` (``ckn/_rulefilter.pxd``) reads them without the GIL, with the caller's own
 found set.
 
+``StartFinder(literals, pattern)`` runs a compiled regex on an ASCII view only from the places
+where one of ``literals`` starts, when every match starts with one of them
+(``ckn._rule_formula.starts``): its ``search``, ``finditer`` and ``sub`` give the regex's own.
+
 When a program is loaded, each OR whose parts are all literals becomes one (word, mask) test per
 found-set word its literals fall in (``_pack_literal_or``): most literal nodes sit in such ORs,
 and a test of a word replaces a call per literal.
@@ -35,7 +39,7 @@ from libc.string cimport memset
 from ckn._rule_formula import (MAX_LITERAL, MAX_PIECES, OP_AND, OP_FALSE, OP_LITERAL, OP_OR,
                                OP_PIECE, OP_PRESENT, OP_SEQ)
 
-__all__ = ["LiteralFormula", "LiteralIndex"]
+__all__ = ["LiteralFormula", "LiteralIndex", "StartFinder"]
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
@@ -67,6 +71,7 @@ cdef enum:  # the node operations of ckn._rule_formula.program
 
 cdef enum:
     _KEPT = 4  # views whose found sets are kept
+    _SPARSE = 8  # StartFinder: its own way pays when at most one place in 8 starts a literal
     _MAX_PIECES = 16  # pieces of a SEQ whose order _placed checks (more: presence only)
 
 if (OP_LITERAL, OP_AND, OP_OR, OP_FALSE, OP_SEQ, OP_PRESENT, OP_PIECE, MAX_PIECES) != (
@@ -805,3 +810,116 @@ cdef class FormulaBits:
             free(sizes)
         return lo | (<object>hi) << 64
 
+
+cdef class StartFinder:
+    """A regex run only from where its matches can start in an ASCII view: the places of its
+    ``starts`` literals (``ckn._rule_formula.starts``: every match starts with one of them,
+    so no match is empty). ``search``, ``finditer`` and ``sub`` give what the regex's own give
+    (``finditer`` as a list), by ``pattern.match`` at each such place in turn, after the next
+    place a match may start (the regex's own scan tries every position). A view that is not
+    ASCII, or where the literals start at more than one place in ``_SPARSE``, goes to the
+    regex's own methods. The places: one walk of an automaton of the literals, O(len(view)
+    + occurrences)."""
+
+    cdef LiteralIndex index
+    cdef object pattern
+    cdef object match
+    cdef bint empty  # no literals: no match in an ASCII view
+
+    def __cinit__(self, list literals not None, pattern):
+        self.index = LiteralIndex()
+        self.index.add(literals)
+        self.empty = not literals
+        if not self.empty:
+            self.index._build()
+        self.pattern = pattern
+        self.match = pattern.match
+
+    cdef list _places(self, str view, bint bounded):
+        """The ascending places where a literal starts in the ASCII ``view``; with
+        ``bounded``, None when there are more than ``len(view) / _SPARSE`` of them."""
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(view), j, row = 0, start, count = 0, w
+        cdef const uint8_t* d = <const uint8_t*>PyUnicode_DATA(view)
+        cdef const LiteralAutomaton* t = &self.index.automaton
+        cdef Py_ssize_t column = t.stride - 1
+        cdef int32_t hit
+        cdef uint64_t bits
+        cdef list places = []
+        if self.empty or n == 0:
+            return places
+        cdef uint64_t* marks = <uint64_t*>calloc((n >> 6) + 1, sizeof(uint64_t))
+        if marks == NULL:
+            raise MemoryError()
+        try:
+            for j in range(n):
+                row = t.next[row + t.classes[d[j]]]
+                hit = t.next[row + column]
+                while hit:  # every literal that ends at j (the longest, then its suffixes)
+                    start = j + 1 - t.length[hit - 1]
+                    count += not (marks[start >> 6] >> (start & 63)) & 1
+                    marks[start >> 6] |= 1ULL << (start & 63)
+                    hit = t.suffix[hit - 1]
+            if bounded and count * _SPARSE > n:
+                return None
+            for w in range((n >> 6) + 1):
+                bits = marks[w]
+                while bits:
+                    places.append((w << 6) + _lowest_bit(bits))
+                    bits &= bits - 1
+            return places
+        finally:
+            free(marks)
+
+    def starts(self, str view not None):
+        """The ascending places in the ASCII ``view`` where one of the literals starts."""
+        if not PyUnicode_IS_ASCII(view):
+            raise ValueError("StartFinder.starts: the view must be ASCII")
+        return self._places(view, False)
+
+    def search(self, str view not None):
+        """``pattern.search(view)``."""
+        cdef list places = self._places(view, True) if PyUnicode_IS_ASCII(view) else None
+        if places is None:
+            return self.pattern.search(view)
+        for place in places:
+            found = self.match(view, place)
+            if found is not None:
+                return found
+        return None
+
+    cdef list _matches(self, str view, list places):
+        """The regex's matches in ``view`` found from ``places``, as ``finditer`` finds them:
+        each the first from the end of the one before (none is empty)."""
+        cdef list found = []
+        cdef Py_ssize_t after = 0, place
+        for place in places:
+            if place >= after:
+                m = self.match(view, place)
+                if m is not None:
+                    found.append(m)
+                    after = m.end()
+        return found
+
+    def finditer(self, str view not None):
+        """``list(pattern.finditer(view))``."""
+        cdef list places = self._places(view, True) if PyUnicode_IS_ASCII(view) else None
+        if places is None:
+            return list(self.pattern.finditer(view))
+        return self._matches(view, places)
+
+    def sub(self, repl, str view not None):
+        """``pattern.sub(repl, view)`` for a callable ``repl`` (match -> str)."""
+        cdef list places = self._places(view, True) if PyUnicode_IS_ASCII(view) else None
+        if places is None:
+            return self.pattern.sub(repl, view)
+        cdef list found = self._matches(view, places)
+        if not found:
+            return view
+        cdef list pieces = []
+        cdef Py_ssize_t before = 0
+        for m in found:
+            pieces.append(view[before:m.start()])
+            pieces.append(repl(m))
+            before = m.end()
+        pieces.append(view[before:])
+        return "".join(pieces)

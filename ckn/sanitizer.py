@@ -63,8 +63,9 @@ try:
     from ._rulefilter import FormulaBits as _FormulaBits
     from ._rulefilter import LiteralFormula as _LiteralFormula
     from ._rulefilter import LiteralIndex as _LiteralIndex
+    from ._rulefilter import StartFinder as _StartFinder
 except ImportError:  # pragma: no cover - source tree without the compiled extension
-    _FormulaBits = _LiteralFormula = _LiteralIndex = None
+    _FormulaBits = _LiteralFormula = _LiteralIndex = _StartFinder = None
 
 __all__ = [
     "ANCHORS",
@@ -413,6 +414,14 @@ def _mention_frame_may_match(view: str) -> bool:
     return check is None or check(view)
 
 
+@lru_cache(maxsize=1)
+def _mention_frame():
+    """``_MENTION_FRAME``, run only from where a match can start (``_started``), made on first
+    use."""
+    return _started(_MENTION_FRAME, _rule_formula.starts(_MENTION_FRAME.pattern,
+                                                         _MENTION_FRAME.flags))
+
+
 def _without_mentions(view: str) -> str:
     """``view`` with quoted example phrases and chat-template tokens named in prose blanked, and
     apostrophes inside words read as spaces."""
@@ -421,7 +430,7 @@ def _without_mentions(view: str) -> str:
             if _quote_after_link(view):
                 view = _QUOTED_MENTION.sub(_blank, view)
             if _mention_frame_may_match(view):
-                view = _MENTION_FRAME.sub(_blank_q, view)
+                view = _mention_frame().sub(_blank_q, view)
         if "'" in view:
             view = _APOSTROPHE.sub(" ", view)
     if view.isascii():
@@ -5272,11 +5281,14 @@ def _matcher(index: int, ascii_twin: bool = False):
         # the rule contains (ckn._rule_formula); the regex runs only where they occur. An
         # unguarded rule's regex is split into its top-level alternatives, each run only where
         # its own literals occur: the rule matches when one of them does.
-        _formula_table()
+        table = _formula_table()
+        rule = RULES[index]
         if not guard and len(_ALTERNATIVES[index]) > 1:
-            checks = tuple(_checked_search(re.compile(part, re.MULTILINE | re.ASCII).search,
-                                           compiled)
-                           for part, compiled in _ALTERNATIVES[index])
+            checks = tuple(
+                _checked_search(_started(re.compile(part, re.MULTILINE | re.ASCII),
+                                         _rule_formula.starts_for(rule.name, rule.pattern,
+                                                                  table, k)).search, compiled)
+                for k, (part, compiled) in enumerate(_ALTERNATIVES[index]))
 
             def matcher(view: str) -> bool:
                 for check in checks:
@@ -5284,17 +5296,28 @@ def _matcher(index: int, ascii_twin: bool = False):
                         return True
                 return False
         else:
-            matcher = _checked_search(_search(index, ascii_twin, guard), _rule_formula.program_for(
-                RULES[index].name, RULES[index].pattern, _FORMULA_TABLE))
+            search = _search(index, ascii_twin, guard,
+                             _rule_formula.starts_for(rule.name, rule.pattern, table))
+            matcher = _checked_search(search, _rule_formula.program_for(rule.name, rule.pattern,
+                                                                        table))
     else:
         matcher = _search(index, ascii_twin, guard)
     (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index] = matcher
     return matcher
 
 
-def _search(index: int, ascii_twin: bool, guard: str):
-    """Rule ``index``'s regex search (with its guard, if any) over a view."""
-    regex = _regex(index, ascii_twin)
+def _started(regex: re.Pattern, starts: list[bytes] | None):
+    """``regex``, or with known ``starts`` (``ckn._rule_formula.starts``) a
+    ``ckn._rulefilter.StartFinder`` of it: the same ``search``, ``finditer`` (a list) and
+    ``sub``, but on an ASCII view the regex runs only from where one of those literals starts,
+    where its own scan tries every position. No view changes its answer (docs/security.md)."""
+    return regex if starts is None or _StartFinder is None else _StartFinder(starts, regex)
+
+
+def _search(index: int, ascii_twin: bool, guard: str, starts: list[bytes] | None = None):
+    """Rule ``index``'s regex search (with its guard, if any) over a view; with ``starts``,
+    run only from where they start (``_started``)."""
+    regex = _started(_regex(index, ascii_twin), starts)
     if not guard:
         return regex.search
 

@@ -45,7 +45,7 @@ CORPUS = rule_and_corpus_lines()
 # Words of the rules' examples and of the literals the formulas look for, so that random
 # segments often satisfy a formula, next to the characters that decide the views.
 _WORDS = sorted({w for line in CORPUS if line.isascii() for w in line.split()[:12]})[:4000]
-_LITERALS = sorted({w.decode() for _, compiled, _ in _sanitizer._formula_table().values()
+_LITERALS = sorted({w.decode() for _, compiled, *_ in _sanitizer._formula_table().values()
                     if compiled is not None for w in compiled[0]})
 PIECES = (st.sampled_from(_WORDS) | st.sampled_from(_LITERALS)
           | st.sampled_from([" ", "  ", ".", "-", "_", "*", "|", "~", "^", "+", "`", "/", ",", "'",

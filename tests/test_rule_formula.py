@@ -19,13 +19,14 @@ from hypothesis import strategies as st
 from ckn import sanitizer as _sanitizer
 from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE, alternatives,
                                alternatives_for, cut, holds, holds_over, load_table, pattern_key,
-                               program, program_for, required, table)
+                               program, program_for, required, starts, starts_for, table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 from corpora import PROSE, rule_and_corpus_lines
 
 _rulefilter = pytest.importorskip("ckn._rulefilter")
 LiteralFormula, LiteralIndex = _rulefilter.LiteralFormula, _rulefilter.LiteralIndex
+StartFinder = _rulefilter.StartFinder
 
 
 
@@ -403,3 +404,117 @@ def test_a_stale_or_missing_table_entry_is_derived_afresh(tmp_path):
         assert alternatives_for("r", split, rules) == fresh
     assert alternatives_for("r", pattern, {"r": (pattern_key(pattern), fake[1], None)}) == [
         (pattern, fake[1])]
+
+
+# ---- where a match can start: ckn._rule_formula.starts and ckn._rulefilter.StartFinder
+
+def spans(matches) -> list[tuple[int, int]]:
+    return [m.span() for m in matches]
+
+
+def test_starts_are_the_strings_every_match_begins_with():
+    assert starts(r"\bignore\W+all") == [b"ignore"]
+    assert starts(r"(?:ab|cd)x") == [b"abx", b"cdx"]
+    assert starts(r"a?b") == [b"ab", b"b"]
+    assert starts(r"(?=x)abc") == starts(r"(?<=q)abc") == [b"abc"]  # lookarounds take no room
+    assert starts(r"(?:ab)+c") == [b"ab"] and starts(r"[a-c]d") == [b"ad", b"bd", b"cd"]
+    assert starts("x" * 20) == [b"x" * MAX_LITERAL]  # cut like the formulas' literals
+    assert starts(r"\u0430\u0431|xyz") == [b"xyz"] and starts("\u0430\u0431") == []  # ASCII only
+    for unknown in [r"\w+", r"x*y", r"ab|c?", r"(?i)abc", r"(?i:a)b", r"[^a]b", r".b"]:
+        assert starts(unknown) is None, unknown
+
+
+@pytest.mark.parametrize("index", range(len(RULES)), ids=[r.name for r in RULES])
+def test_each_rules_start_finder_finds_what_its_regex_finds(index):
+    # Every match of the rule (or of each alternative the sanitizer runs alone) starts with one
+    # of its starts, and the StartFinder's finditer and search give the regex's own matches.
+    rule = RULES[index]
+    table = _sanitizer._formula_table()
+    parts = alternatives(rule.pattern) if not rule.guard else [rule.pattern]
+    for k, part in enumerate(parts):
+        firsts = starts_for(rule.name, rule.pattern, table, k if len(parts) > 1 else None)
+        assert firsts == starts(part)
+        if firsts is None:
+            continue
+        regex = re.compile(part, re.MULTILINE | re.ASCII)
+        finder = StartFinder(firsts, regex)
+        texts = [v.decode() for v in firsts]
+        for view in VIEWS:
+            found = list(regex.finditer(view))
+            for m in found:
+                assert any(view.startswith(t, m.start()) for t in texts), (part[:60], view)
+            assert spans(finder.finditer(view)) == spans(found), view
+            if found:
+                assert finder.search(view).span() == found[0].span(), view
+
+
+def regex_texts():
+    """Short texts over the small regexes' alphabet, and longer ones that are mostly blanks,
+    where the places a match can start are few (the StartFinder's own path)."""
+    short = st.text("abc _", max_size=14)
+    sparse = st.lists(st.sampled_from(["a", "b", "c", "ab", "cab", "_"]), max_size=4).map(
+        lambda words: (" " * 9).join(words))
+    return st.lists(short | sparse, min_size=1, max_size=5)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(regexes(), min_size=1, max_size=4).map("".join), regex_texts())
+def test_every_match_of_any_small_regex_starts_with_one_of_its_starts(pattern, texts):
+    firsts = starts(pattern)
+    if firsts is None:
+        return
+    regex = re.compile(pattern, re.MULTILINE)
+    finder = StartFinder(firsts, regex)
+    heads = [f.decode() for f in firsts]
+    for text in texts + ["\u00e9 " + text for text in texts]:  # and views that are not ASCII
+        for at in range(len(text) + 1):  # wherever a match starts, not only finditer's
+            if regex.match(text, at):
+                assert any(text.startswith(h, at) for h in heads), (pattern, text, at)
+        assert spans(finder.finditer(text)) == spans(regex.finditer(text)), (pattern, text)
+        found, mine = regex.search(text), finder.search(text)
+        assert (mine is None) == (found is None) and (found is None or mine.span() == found.span())
+
+        def mark(m):
+            return "<" + m.group() + ">"
+        assert finder.sub(mark, text) == regex.sub(mark, text), (pattern, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text("ab", min_size=1, max_size=4), min_size=1, max_size=5),
+       st.text("abc", max_size=40))
+def test_a_start_finder_finds_every_place_a_literal_starts(literals, view):
+    finder = StartFinder([w.encode() for w in literals], re.compile("x"))
+    assert finder.starts(view) == sorted({at for at in range(len(view)) for w in literals
+                                          if view.startswith(w, at)})
+    with pytest.raises(ValueError, match="ASCII"):
+        finder.starts("\u00e9" + view)
+    assert StartFinder([], re.compile("a")).search("a") is None  # no starts: no match in ASCII
+
+
+def test_the_sanitizer_gives_the_same_verdicts_and_views_without_start_finders(monkeypatch):
+    segments = [segment for line in LINES[::3] for segment in _sanitizer._segments(line)]
+    with_finders = ([scan_line(line) for line in LINES],
+                    [_sanitizer.normalized_views(segment) for segment in segments])
+    assert isinstance(_sanitizer._mention_frame(), StartFinder)
+    monkeypatch.setattr(_sanitizer, "_StartFinder", None)
+    monkeypatch.setattr(_sanitizer, "_MATCHERS_ASCII", [None] * len(RULES))
+    _sanitizer._mention_frame.cache_clear()
+    try:
+        assert _sanitizer._mention_frame() is _sanitizer._MENTION_FRAME
+        assert ([scan_line(line) for line in LINES],
+                [_sanitizer.normalized_views(segment) for segment in segments]) == with_finders
+    finally:
+        _sanitizer._mention_frame.cache_clear()
+
+
+def test_a_stale_or_missing_table_entry_derives_its_starts_afresh():
+    pattern = r"\bignore\W+rules|\bskip\W+(?:all|any)\W+steps"
+    key = pattern_key(pattern)
+    fake = (key, None, [None, None], [b"zz"], [[b"x"], None])
+    assert starts_for("r", pattern, {"r": fake}) == [b"zz"]
+    assert [starts_for("r", pattern, {"r": fake}, k) for k in range(2)] == [[b"x"], None]
+    for rules in [{}, {"r": (pattern_key(pattern + " "),) + fake[1:]}, {"r": fake[:3]},
+                  {"r": fake[:4] + ([[b"x"]],)}]:
+        assert [starts_for("r", pattern, rules, k) for k in range(2)] == [
+            starts(part) for part in alternatives(pattern)]
+    assert starts_for("r", pattern, {}) == starts(pattern) == [b"ignore", b"skip"]

@@ -1,11 +1,12 @@
-"""Write ``ckn/rule_formulas.json``: every sanitizer rule's literal-formula program.
+"""Write ``ckn/rule_formulas.json``: every sanitizer rule's literal-formula program and starts.
 
-Usage: python tools/build_rule_formulas.py [--check]   (~2 s)
+Usage: python tools/build_rule_formulas.py [--check]   (~3 s)
 
-The programs are ``ckn._rule_formula.program(required(rule.pattern))``, and for an unguarded
-rule whose pattern is an alternation, each alternative's program too (the sanitizer runs each
-alternative only where its own literals occur); deriving them at run time would cost about a
-second, so they ship. Rerun after changing a rule (the test-suite
+The programs are ``ckn._rule_formula.program(required(rule.pattern))`` and the starts
+``ckn._rule_formula.starts(rule.pattern)``, and for an unguarded rule whose pattern is an
+alternation, each alternative's too (the sanitizer runs each alternative only where its own
+literals occur, from where its matches can start); deriving them at run time would cost about
+a second, so they ship. Rerun after changing a rule (the test-suite
 fails while the file is stale, and until then ``ckn._rule_formula.program_for`` derives the
 changed rules' programs itself). ``--check`` compares with the shipped file instead of writing.
 """
