@@ -414,12 +414,11 @@ def _mention_frame_may_match(view: str) -> bool:
     return check is None or check(view)
 
 
-@lru_cache(maxsize=1)
-def _mention_frame():
-    """``_MENTION_FRAME``, run only from where a match can start (``_started``), made on first
-    use."""
-    return _started(_MENTION_FRAME, _rule_formula.starts(_MENTION_FRAME.pattern,
-                                                         _MENTION_FRAME.flags))
+@lru_cache(maxsize=None)
+def _from_starts(regex: re.Pattern):
+    """``regex`` (a quoted-mention pattern), run only from where a match can start
+    (``_started``), made on first use."""
+    return _started(regex, _rule_formula.starts(regex.pattern, regex.flags))
 
 
 def _without_mentions(view: str) -> str:
@@ -428,9 +427,9 @@ def _without_mentions(view: str) -> str:
     if ("'" in view or '"' in view) and _QUOTE_AFTER_WORD.search(view):
         if view.count('"') > 1 or view.count("'") > 1:  # a quoted span has two quotes of a kind
             if _quote_after_link(view):
-                view = _QUOTED_MENTION.sub(_blank, view)
+                view = _from_starts(_QUOTED_MENTION).sub(_blank, view)
             if _mention_frame_may_match(view):
-                view = _mention_frame().sub(_blank_q, view)
+                view = _from_starts(_MENTION_FRAME).sub(_blank_q, view)
         if "'" in view:
             view = _APOSTROPHE.sub(" ", view)
     if view.isascii():

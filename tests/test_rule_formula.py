@@ -495,16 +495,17 @@ def test_the_sanitizer_gives_the_same_verdicts_and_views_without_start_finders(m
     segments = [segment for line in LINES[::3] for segment in _sanitizer._segments(line)]
     with_finders = ([scan_line(line) for line in LINES],
                     [_sanitizer.normalized_views(segment) for segment in segments])
-    assert isinstance(_sanitizer._mention_frame(), StartFinder)
+    mentions = (_sanitizer._MENTION_FRAME, _sanitizer._QUOTED_MENTION)
+    assert all(isinstance(_sanitizer._from_starts(regex), StartFinder) for regex in mentions)
     monkeypatch.setattr(_sanitizer, "_StartFinder", None)
     monkeypatch.setattr(_sanitizer, "_MATCHERS_ASCII", [None] * len(RULES))
-    _sanitizer._mention_frame.cache_clear()
+    _sanitizer._from_starts.cache_clear()
     try:
-        assert _sanitizer._mention_frame() is _sanitizer._MENTION_FRAME
+        assert all(_sanitizer._from_starts(regex) is regex for regex in mentions)
         assert ([scan_line(line) for line in LINES],
                 [_sanitizer.normalized_views(segment) for segment in segments]) == with_finders
     finally:
-        _sanitizer._mention_frame.cache_clear()
+        _sanitizer._from_starts.cache_clear()
 
 
 def test_a_stale_or_missing_table_entry_derives_its_starts_afresh():
