@@ -222,7 +222,8 @@ cdef extern from *:
         CKN_LS_ANGLE = 2,       /* "<" */
         CKN_LS_UNDERSCORE = 4,  /* "_" */
         CKN_LS_LEET = 8,        /* [0-9@$] next to a letter */
-        CKN_LS_INTRA = 16       /* [.\\-*|~^+`] between two letters */
+        CKN_LS_INTRA = 16,      /* [.\\-*|~^+`] between two letters */
+        CKN_LS_DIGIT = 32       /* [0-9@$] anywhere */
     };
     /* Bit i: byte i of a block of up to 64 lower-cased bytes is of the class. */
     typedef struct {
@@ -343,7 +344,7 @@ cdef extern from *:
             f->flags |= ((cur.leet & (lp | ln)) ? CKN_LS_LEET : 0)
                         | ((cur.intra & lp & ln) ? CKN_LS_INTRA : 0)
                         | (cur.kept ? CKN_LS_KEPT : 0) | (cur.angle ? CKN_LS_ANGLE : 0)
-                        | (cur.under ? CKN_LS_UNDERSCORE : 0);
+                        | (cur.under ? CKN_LS_UNDERSCORE : 0) | (cur.leet ? CKN_LS_DIGIT : 0);
             f->singles += ckn_ls_popcount(cur.letter & sp & sn);
             f->apostrophes += ckn_ls_popcount(cur.apos);
             f->double_quotes += ckn_ls_popcount(cur.dquote);
@@ -364,6 +365,7 @@ cdef extern from *:
         CKN_LS_UNDERSCORE
         CKN_LS_LEET
         CKN_LS_INTRA
+        CKN_LS_DIGIT
     void ckn_ls_view_facts(const uint8_t* d, int64_t n, uint8_t* out, int simd,
                            ckn_ls_facts* f) noexcept nogil
 
@@ -531,10 +533,15 @@ cdef inline bint _is_lower(uint8_t c) noexcept nogil:
     return 97 <= c <= 122
 
 
-cdef inline bint _is_sep(uint8_t c) noexcept nogil:
-    # sanitizer._SEP on ASCII: [ .\-_*/|~+,]
-    return (c == 32 or c == 46 or c == 45 or c == 95 or c == 42 or c == 47 or c == 124
-            or c == 126 or c == 43 or c == 44)
+# The separators of _spaced_out, per byte: sanitizer._SEP on ASCII, [ .\-_*/|~+,], for a view;
+# the space alone on the word table's bytes.
+cdef uint8_t _VIEW_SEPARATORS[256]
+cdef uint8_t _TABLE_SEPARATORS[256]
+memset(_VIEW_SEPARATORS, 0, 256)
+memset(_TABLE_SEPARATORS, 0, 256)
+for _c in " .-_*/|~+,":
+    _VIEW_SEPARATORS[ord(_c)] = 1
+_TABLE_SEPARATORS[32] = 1
 
 
 cdef inline bint _is_alnum(uint8_t c) noexcept nogil:
@@ -544,19 +551,23 @@ cdef inline bint _is_alnum(uint8_t c) noexcept nogil:
 cdef bint _spaced_out(const uint8_t* t, index_t n, bint view=False) noexcept nogil:
     """``re.search(rb" [a-z] {1,3}[a-z] {1,3}[a-z] {1,3}[a-z](?![a-z])", t[:n])`` on the word
     table's bytes; with ``view``, ``sanitizer._SPACED_HINT.search`` on a lower-cased ASCII
-    view instead (separators ``_is_sep``, and no letter or digit after the fourth letter).
-    Each separator run is followed by a letter, so ``{1,3}`` has one way to match and no
-    backtracking is needed."""
+    view instead (separators ``_VIEW_SEPARATORS``, and no letter or digit after the fourth
+    letter). Each separator run is followed by a letter, so ``{1,3}`` has one way to match and
+    no backtracking is needed. A run starts at a letter with a separator on each side: one
+    test of three table bytes per position finds them."""
+    cdef const uint8_t* sep = &_TABLE_SEPARATORS[0]
+    if view:
+        sep = &_VIEW_SEPARATORS[0]
     cdef index_t p, q, run
     cdef int letters
-    for p in range(n - 1):
-        if not (_is_sep(t[p]) if view else t[p] == 32) or not _is_lower(t[p + 1]):
+    for p in range(n - 2):
+        if not (sep[t[p]] and _is_lower(t[p + 1]) and sep[t[p + 2]]):
             continue
         q = p + 1
         letters = 1
         while letters < _MIN_SPACED:
             run = 0
-            while q + 1 + run < n and (_is_sep(t[q + 1 + run]) if view else t[q + 1 + run] == 32):
+            while q + 1 + run < n and sep[t[q + 1 + run]]:
                 run += 1
             if run < 1 or run > 3 or q + 1 + run >= n or not _is_lower(t[q + 1 + run]):
                 break
@@ -851,9 +862,17 @@ cdef inline bint _is_leet(uint8_t c) noexcept nogil:
     return 48 <= c <= 57 or c == 64 or c == 36  # [0-9@$]
 
 
-cdef inline bint _is_intra_punct(uint8_t c) noexcept nogil:
-    # sanitizer._INTRA_PUNCT's class on ASCII: [.\-*|~^+`]
-    return c == 46 or c == 45 or c == 42 or c == 124 or c == 126 or c == 94 or c == 43 or c == 96
+# Per byte: sanitizer._INTRA_PUNCT's class on ASCII, [.\-*|~^+`]; and the byte with leetspeak
+# read as letters, str.maketrans("0134578@$", "oieastbas").
+cdef uint8_t _INTRA_PUNCT[256]
+cdef uint8_t _LEET_LETTERS[256]
+memset(_INTRA_PUNCT, 0, 256)
+for _c in ".-*|~^+`":
+    _INTRA_PUNCT[ord(_c)] = 1
+for _c in range(256):
+    _LEET_LETTERS[_c] = _c
+for _c, _letter in zip("0134578@$", "oieastbas"):
+    _LEET_LETTERS[ord(_c)] = ord(_letter)
 
 
 cdef enum:
@@ -892,23 +911,17 @@ cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
         if _is_leet(v[i]) and (i > 0 and _is_lower(v[i - 1]) or i + 1 < n and _is_lower(v[i + 1])):
             leet = True
             break
-    for i in range(n):
-        c = v[i]
-        if leet:  # str.maketrans("0134578@$", "oieastbas")
-            if c == 48: c = 111
-            elif c == 49: c = 105
-            elif c == 51: c = 101
-            elif c == 52 or c == 64: c = 97
-            elif c == 53 or c == 36: c = 115
-            elif c == 55: c = 116
-            elif c == 56: c = 98
-        out[i] = c
+    if leet:
+        for i in range(n):
+            out[i] = _LEET_LETTERS[v[i]]
+    elif n > 0:
+        memcpy(out, v, n)
     if _spaced_out(out, n, True):
         return -1
     w = 0
     for i in range(n):  # a removal only moves bytes left of i, so out[i - 1] is still the original
         c = out[i]
-        if not (_is_intra_punct(c) and i > 0 and _is_lower(out[i - 1]) and i + 1 < n
+        if not (_INTRA_PUNCT[c] and i > 0 and _is_lower(out[i - 1]) and i + 1 < n
                 and _is_lower(out[i + 1])):
             out[w] = c
             w += 1
@@ -975,7 +988,8 @@ cdef void _apostrophes_as_spaces(uint8_t* v, index_t n) noexcept nogil:
 
 
 cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, uint8_t* d1,
-                           index_t n, uint64_t* found, _Mask mask) noexcept nogil:
+                           index_t n, uint64_t* found, _Mask mask,
+                           const ckn_ls_facts* facts) noexcept nogil:
     """``_checked``'s rule bits for a segment with two quotes of a kind, lower-cased in
     ``v[:n]``, whose views blank quoted mentions (``sanitizer._without_mentions``: the text
     between two quotes becomes one space; which spans, a regex decides). Outside the blanked
@@ -987,24 +1001,34 @@ cdef _Mask _quoted_checked(const RuleBitFormulas* f, uint8_t* v, uint8_t* d0, ui
     a double quote next to the space. Those literals, and every literal with an apostrophe,
     count as found (``RuleBitFormulas.quoted``). The literals' places in those strings need not
     be in the views' order, so only their presence is checked (no SEQ order). The model's bit
-    is left to Python. ``d0``, ``d1``: n bytes each."""
+    is left to Python. ``d0``, ``d1``: n bytes each. ``facts``: ``ckn_ls_view_facts`` of ``v``
+    (read before its apostrophes became spaces, as ``_view_deobfuscated`` allows): without
+    in-word punctuation or an underscore the de-obfuscation without leetspeak is ``v`` itself
+    (unless its letters are spaced out), and without any ``[0-9@$]`` the one with leetspeak is
+    the same as the one without."""
     cdef index_t m0, m1
     cdef const uint8_t* strings[3]
     cdef Py_ssize_t sizes[3]
     cdef Py_ssize_t count = 1
+    cdef const uint8_t* s0 = d0
     _apostrophes_as_spaces(v, n)
-    m0 = _deobfuscated(v, n, d0, 0)
-    m1 = _deobfuscated(v, n, d1, 1)
+    if facts.flags & (CKN_LS_INTRA | CKN_LS_UNDERSCORE):
+        m0 = _deobfuscated(v, n, d0, 0)
+    elif facts.singles >= 3 and _spaced_out(v, n, True):
+        m0 = -1
+    else:
+        s0, m0 = v, n
+    m1 = _deobfuscated(v, n, d1, 1) if facts.flags & CKN_LS_DIGIT else m0
     if m0 < 0 or m1 < 0:
         return mask
     if mask.lo & f.covered[0] or mask.hi & f.covered[1]:
         strings[0] = v
         sizes[0] = n
-        if not _same(d0, m0, v, n):  # (most text has nothing to de-obfuscate)
-            strings[count] = d0
+        if not _same(s0, m0, v, n):  # (most text has nothing to de-obfuscate)
+            strings[count] = s0
             sizes[count] = m0
             count += 1
-        if not _same(d1, m1, d0, m0) and not _same(d1, m1, v, n):
+        if facts.flags & CKN_LS_DIGIT and not _same(d1, m1, s0, m0) and not _same(d1, m1, v, n):
             strings[count] = d1
             sizes[count] = m1
             count += 1
@@ -1059,7 +1083,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
         if facts.flags & CKN_LS_UNDERSCORE:
             return mask
     if facts.apostrophes > 1 or facts.double_quotes > 1:  # one of each kind quotes nothing
-        return _quoted_checked(f, v0, v1, v2, n, found, mask)
+        return _quoted_checked(f, v0, v1, v2, n, found, mask, &facts)
     if facts.apostrophes:
         _apostrophes_as_spaces(v0, n)
     m = _view_deobfuscated(v0, n, v1, &facts)
