@@ -815,8 +815,8 @@ cdef class StartFinder:
     """A regex run only from where its matches can start in an ASCII view: the places of its
     ``starts`` literals (``ckn._rule_formula.starts``: every match starts with one of them,
     so no match is empty). ``search``, ``finditer`` and ``sub`` give what the regex's own give
-    (``finditer`` as a list), by ``pattern.match`` at each such place in turn, after the next
-    place a match may start (the regex's own scan tries every position). A view that is not
+    (``finditer`` as a list), by ``pattern.match`` at each such place in turn from the end of
+    the last match on, where the regex's own scan tries every position. A view that is not
     ASCII, or where the literals start at more than one place in ``_SPARSE``, goes to the
     regex's own methods. The places: one walk of an automaton of the literals, O(len(view)
     + occurrences)."""

@@ -13,7 +13,7 @@ import re
 from array import array
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ckn import sanitizer as _sanitizer
@@ -453,12 +453,13 @@ def regex_texts():
     where the places a match can start are few (the StartFinder's own path)."""
     short = st.text("abc _", max_size=14)
     sparse = st.lists(st.sampled_from(["a", "b", "c", "ab", "cab", "_"]), max_size=4).map(
-        lambda words: (" " * 9).join(words))
+        lambda words: (" " * 24).join(words))  # at most one place in 8 starts a literal
     return st.lists(short | sparse, min_size=1, max_size=5)
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(regexes(), min_size=1, max_size=4).map("".join), regex_texts())
+@example("ab|b", ["cab" + " " * 24 + "b"])  # the next match starts after the last one ends
 def test_every_match_of_any_small_regex_starts_with_one_of_its_starts(pattern, texts):
     firsts = starts(pattern)
     if firsts is None:
