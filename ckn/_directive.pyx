@@ -16,7 +16,7 @@ tables take O(number of ASCII features) memory.
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, strlen
 
 from ckn.minhash cimport minhash_fnv1a64 as _fnv1a, minhash_mix64 as _mix
@@ -76,9 +76,35 @@ cdef bint _address_hint(const uint8_t* p, Py_ssize_t n) noexcept nogil:
     return False
 
 
-cdef int _cmp_rank(const void* a, const void* b) noexcept nogil:
-    cdef int32_t x = (<const int32_t*>a)[0], y = (<const int32_t*>b)[0]
-    return (x > y) - (x < y)
+cdef void _sort_ranks(int32_t* a, Py_ssize_t n) noexcept nogil:
+    """Sort ``a[:n]`` ascending in place: heapsort, the comparisons inlined (qsort's go through a
+    callback, and glibc's merge sort allocates). O(n log n)."""
+    cdef Py_ssize_t start, end
+    cdef int32_t top
+    for start in range(n // 2 - 1, -1, -1):
+        _sift_down(a, start, n)
+    for end in range(n - 1, 0, -1):
+        top = a[0]
+        a[0] = a[end]
+        a[end] = top
+        _sift_down(a, 0, end)
+
+
+cdef inline void _sift_down(int32_t* a, Py_ssize_t root, Py_ssize_t n) noexcept nogil:
+    """Restore the max-heap order of ``a[:n]`` below ``root``."""
+    cdef Py_ssize_t child
+    cdef int32_t value = a[root]
+    while True:
+        child = 2 * root + 1
+        if child >= n:
+            break
+        if child + 1 < n and a[child + 1] > a[child]:
+            child += 1
+        if a[child] <= value:
+            break
+        a[root] = a[child]
+        root = child
+    a[root] = value
 
 
 cdef class AsciiScorer:
@@ -258,7 +284,7 @@ cdef int directive_weight_sum(const DirectiveTables* t, const uint8_t* const* vi
                         ranks[found] = r
                         found += 1
             prev = word
-    qsort(ranks, found, sizeof(int32_t), _cmp_rank)
+    _sort_ranks(ranks, found)
     for i in range(found):
         if i == 0 or ranks[i] != ranks[i - 1]:
             s += t.weight_of_rank[ranks[i]]
