@@ -39,7 +39,7 @@ from libc.string cimport memset
 from ckn._rule_formula import (MAX_LITERAL, MAX_PIECES, OP_AND, OP_FALSE, OP_LITERAL, OP_OR,
                                OP_PIECE, OP_PRESENT, OP_SEQ)
 
-__all__ = ["LiteralFormula", "LiteralIndex", "StartFinder"]
+__all__ = ["AnyOf", "LiteralFormula", "LiteralIndex", "StartFinder"]
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
@@ -669,6 +669,42 @@ cdef class LiteralFormula:
         if not self.check(view):
             return None
         return self.matcher(view)
+
+
+cdef class AnyOf:
+    """Whether one of ``searches`` finds a match in a view, tried in order: the alternatives of
+    a split rule, each a ``LiteralFormula`` (its formula checked, then its matcher) or a plain
+    callable. The loop runs in C, where a Python loop over bound ``search`` methods cost about
+    as much as the checks themselves."""
+
+    cdef tuple formulas  # per search: its LiteralFormula, or None for a plain callable
+    cdef tuple plain     # per search: the callable where formulas[k] is None
+
+    def __cinit__(self, searches):
+        cdef list formulas = [], plain = []
+        for search in searches:
+            if isinstance(search, LiteralFormula):
+                formulas.append(search)
+                plain.append(None)
+            else:
+                formulas.append(None)
+                plain.append(search)
+        self.formulas, self.plain = tuple(formulas), tuple(plain)
+
+    def __call__(self, str view not None):
+        """True when one search matches ``view`` (a formula's matcher runs only where the
+        formula holds), else False."""
+        cdef Py_ssize_t k
+        cdef LiteralFormula formula
+        for k in range(len(self.formulas)):
+            if self.formulas[k] is None:
+                if self.plain[k](view):
+                    return True
+                continue
+            formula = <LiteralFormula>self.formulas[k]
+            if formula.check(view) and formula.matcher(view):
+                return True
+        return False
 
 
 cdef void _narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo, uint64_t* hi,

@@ -60,12 +60,13 @@ try:
 except ImportError:  # pragma: no cover - source tree without the compiled extension
     _deobfuscated_ascii = None
 try:
+    from ._rulefilter import AnyOf as _AnyOf
     from ._rulefilter import FormulaBits as _FormulaBits
     from ._rulefilter import LiteralFormula as _LiteralFormula
     from ._rulefilter import LiteralIndex as _LiteralIndex
     from ._rulefilter import StartFinder as _StartFinder
 except ImportError:  # pragma: no cover - source tree without the compiled extension
-    _FormulaBits = _LiteralFormula = _LiteralIndex = _StartFinder = None
+    _AnyOf = _FormulaBits = _LiteralFormula = _LiteralIndex = _StartFinder = None
 
 __all__ = [
     "ANCHORS",
@@ -5283,17 +5284,11 @@ def _matcher(index: int, ascii_twin: bool = False):
         table = _formula_table()
         rule = RULES[index]
         if not guard and len(_ALTERNATIVES[index]) > 1:
-            checks = tuple(
-                _checked_search(_started(re.compile(part, re.MULTILINE | re.ASCII),
-                                         _rule_formula.starts_for(rule.name, rule.pattern,
-                                                                  table, k)).search, compiled)
-                for k, (part, compiled) in enumerate(_ALTERNATIVES[index]))
-
-            def matcher(view: str) -> bool:
-                for check in checks:
-                    if check(view):
-                        return True
-                return False
+            matcher = _AnyOf([
+                _checked(_started(re.compile(part, re.MULTILINE | re.ASCII),
+                                  _rule_formula.starts_for(rule.name, rule.pattern, table,
+                                                           k)).search, compiled)
+                for k, (part, compiled) in enumerate(_ALTERNATIVES[index])])
         else:
             search = _search(index, ascii_twin, guard,
                              _rule_formula.starts_for(rule.name, rule.pattern, table))
@@ -5325,10 +5320,17 @@ def _search(index: int, ascii_twin: bool, guard: str, starts: list[bytes] | None
     return matcher
 
 
+def _checked(search, compiled):
+    """``search`` behind the formula program ``compiled``: a ``ckn._rulefilter.LiteralFormula``
+    whose ``search`` runs it on an ASCII view only where the program holds; ``search`` itself
+    for no program (TRUE)."""
+    return search if compiled is None else _LiteralFormula(_LITERALS, *compiled, search)
+
+
 def _checked_search(search, compiled):
-    """``search``, run on an ASCII view only where the formula program ``compiled`` holds
-    (``ckn._rulefilter.LiteralFormula``); ``search`` itself for no program (TRUE)."""
-    return search if compiled is None else _LiteralFormula(_LITERALS, *compiled, search).search
+    """``_checked``'s search, as a callable."""
+    checked = _checked(search, compiled)
+    return checked if compiled is None else checked.search
 
 
 _ALL_RULES = tuple(range(len(RULES)))

@@ -79,11 +79,34 @@ def test_each_alternative_is_checked_by_its_own_formula(index):
     regexes_ = [re.compile(part, re.MULTILINE | re.ASCII) for part, _ in parts]
     checks = [None if compiled is None else LiteralFormula(SHARED, *compiled, None)
               for _, compiled in parts]
+    matcher = _sanitizer._matcher_for(index, True)  # the sanitizer's: an AnyOf of them
+    assert isinstance(matcher, _rulefilter.AnyOf)
     for view in VIEWS:
         hits = [regex.search(view) is not None for regex in regexes_]
-        assert (whole.search(view) is not None) == any(hits), view
+        assert (whole.search(view) is not None) == any(hits) == matcher(view), view
         for hit, check in zip(hits, checks):
             assert not hit or check is None or check.check(view), view
+
+
+def test_any_of_tries_each_search_in_order_behind_its_formula():
+    calls = []
+
+    def search_of(name, result):
+        def search(view):
+            calls.append(name)
+            return result
+        return search
+
+    guarded = LiteralFormula(SHARED, *program(required(r"\bzebra")), search_of("zebra", "m"))
+    searches = [search_of("a", None), guarded, search_of("b", True)]
+    assert _rulefilter.AnyOf(searches)("no stripes here") is True
+    assert calls == ["a", "b"]  # the formula kept its search from running
+    calls.clear()
+    assert _rulefilter.AnyOf(searches)("a zebra") is True
+    assert calls == ["a", "zebra"]  # the first match ends the loop
+    calls.clear()
+    assert _rulefilter.AnyOf([search_of("a", 0), guarded])("nothing") is False
+    assert calls == ["a"] and _rulefilter.AnyOf([])("x") is False
 
 
 def test_alternatives_are_split_only_at_the_top_level():
