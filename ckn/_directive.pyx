@@ -20,6 +20,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, strlen
 
 from ckn.minhash cimport minhash_fnv1a64 as _fnv1a, minhash_mix64 as _mix
+from ckn.minhash cimport minhash_sort_unique
+from ckn.typedefs cimport slot_t
 
 __all__ = ["AsciiScorer"]
 
@@ -74,37 +76,6 @@ cdef bint _address_hint(const uint8_t* p, Py_ssize_t n) noexcept nogil:
         if p[i] == 101 and i + 7 <= n and memcmp(p + i, b"example", 7) == 0:
             return True
     return False
-
-
-cdef void _sort_ranks(int32_t* a, Py_ssize_t n) noexcept nogil:
-    """Sort ``a[:n]`` ascending in place: heapsort, the comparisons inlined (qsort's go through a
-    callback, and glibc's merge sort allocates). O(n log n)."""
-    cdef Py_ssize_t start, end
-    cdef int32_t top
-    for start in range(n // 2 - 1, -1, -1):
-        _sift_down(a, start, n)
-    for end in range(n - 1, 0, -1):
-        top = a[0]
-        a[0] = a[end]
-        a[end] = top
-        _sift_down(a, 0, end)
-
-
-cdef inline void _sift_down(int32_t* a, Py_ssize_t root, Py_ssize_t n) noexcept nogil:
-    """Restore the max-heap order of ``a[:n]`` below ``root``."""
-    cdef Py_ssize_t child
-    cdef int32_t value = a[root]
-    while True:
-        child = 2 * root + 1
-        if child >= n:
-            break
-        if child + 1 < n and a[child + 1] > a[child]:
-            child += 1
-        if a[child] <= value:
-            break
-        a[root] = a[child]
-        root = child
-    a[root] = value
 
 
 cdef class AsciiScorer:
@@ -284,10 +255,10 @@ cdef int directive_weight_sum(const DirectiveTables* t, const uint8_t* const* vi
                         ranks[found] = r
                         found += 1
             prev = word
-    _sort_ranks(ranks, found)
+    # ranks are >= 0, so as unsigned slots they sort the same (in place, inlined comparisons)
+    found = minhash_sort_unique(<slot_t*>ranks, found)
     for i in range(found):
-        if i == 0 or ranks[i] != ranks[i - 1]:
-            s += t.weight_of_rank[ranks[i]]
+        s += t.weight_of_rank[ranks[i]]
     out[0] = s
     return 0
 
