@@ -20,17 +20,22 @@ from libc.string cimport memchr, memcmp, memcpy
 from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicode_DATA,
                               PyUnicode_KIND, PyUnicode_READ)
 
-from ckn.typedefs cimport NOGIL_MIN_WORK
+from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
+from ckn.knapsack cimport knapsack_solve, knapsack_workspace_size
+from ckn.typedefs cimport CKN_EOVERFLOW, CKN_OK, NOGIL_MIN_WORK
 
 import array as _pyarray
 
-from ckn.errors import CknValueError
+from ckn.errors import CknMemoryError, CknValueError
+from ckn.knapsack import DEFAULT_MAX_MEMORY as _DEFAULT_MAX_MEMORY_PY
 
 __all__ = ["float64_array", "cosine_scores", "candidate_columns", "rank_positions", "fuse",
            "rrf_scores", "fused_order", "sanitized_survivors", "gather_hashes", "build_chunks",
-           "knapsack_values"]
+           "knapsack_choice"]
 
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
+cdef int64_t _INT64_MAX = 0x7FFFFFFFFFFFFFFF
+cdef size_t _DEFAULT_MAX_MEMORY = _DEFAULT_MAX_MEMORY_PY  # solve()'s keep-bitset cap
 cdef double _LOW = 2.0 ** -900
 cdef double _HIGH = 2.0 ** 900
 
@@ -1200,17 +1205,31 @@ def fused_order(rrf, bm25_ranks, dense_ranks):
         free(keys)
 
 
-def knapsack_values(list kept, list order, list ids, list rrf, list overlap, double lam,
-                    double scale, list utility, list value):
-    """SPEC §8 for each kept survivor at fused position ``pos`` in ``kept``: the adjusted
-    utility u = rrf[order[pos]] · (1 − lam · overlap[pos]) into ``utility[pos]`` and the int64
-    value floor(u · scale + 0.5) into ``value[pos]``; returns the values in ``kept`` order.
-    The same double operations in the same order as the Python expression (no fused
-    multiply-add). Raises CknValueError naming the candidate if a value does not fit in int64.
-    O(n)."""
-    cdef Py_ssize_t j, i, pos, m = len(kept)
+def knapsack_choice(list survivors, list status, list reason, list order, list ids, list rrf,
+                    list overlap, double lam, double scale, list utility, list value,
+                    list tokens, budget, recount=None):
+    """SPEC §8 over the survivors (fused positions) whose ``status`` is still ``"kept"``.
+
+    1. For each, in order: the adjusted utility u = rrf[order[pos]] · (1 − lam · overlap[pos])
+       into ``utility[pos]`` and the int64 value floor(u · scale + 0.5) into ``value[pos]`` (the
+       same double operations in the same order as the Python expression, no fused
+       multiply-add); CknValueError naming the candidate if a value does not fit in int64.
+    2. With ``recount``, ``tokens[pos] = recount(pos)`` for each (the caller's token counter).
+    3. The exact knapsack (``knapsack_solve`` with :func:`ckn.knapsack.solve`'s defaults) over
+       those whose ``tokens[pos]`` fit ``budget`` (a longer chunk is in no feasible subset, so
+       the optimum and its tie-break are those of all of them), in that order: ``status[pos]``
+       becomes ``"selected"`` or ``"not_selected"`` and ``reason[pos]`` says why. A budget
+       above 2**63 - 1 is capped there, as ``solve`` does; a fitting count beyond int64 is a
+       CknValueError naming the candidate.
+
+    O(n) plus the solve; the solve runs with the GIL released from 256 items on."""
+    cdef list kept = [pos for pos in survivors if status[pos] == "kept"]
+    cdef Py_ssize_t j, i, pos, m = len(kept), n = 0, k
     cdef double u, x
-    cdef list out = [None] * m
+    cdef int overflow
+    cdef int64_t t, c_budget
+    cdef bint big_budget = False
+    cdef list values = [None] * m
     for j in range(m):
         pos = kept[j]
         i = order[pos]
@@ -1224,5 +1243,71 @@ def knapsack_values(list kept, list order, list ids, list rrf, list overlap, dou
         v = PyLong_FromDouble(floor(x))
         utility[pos] = u
         value[pos] = v
-        out[j] = v
-    return out
+        values[j] = v
+    if recount is not None:
+        for pos in kept:
+            tokens[pos] = recount(pos)
+    c_budget = PyLong_AsLongLongAndOverflow(budget, &overflow)
+    if overflow:
+        c_budget = _INT64_MAX
+        big_budget = True
+    cdef int64_t* weights = <int64_t*>malloc(2 * (m if m > 0 else 1) * sizeof(int64_t))
+    cdef int64_t* item_values = weights + m
+    cdef Py_ssize_t* fit = <Py_ssize_t*>malloc((m if m > 0 else 1) * sizeof(Py_ssize_t))
+    cdef uint8_t* chosen = <uint8_t*>malloc(m if m > 0 else 1)
+    cdef void* workspace = NULL
+    cdef size_t size
+    cdef int code
+    cdef int64_t total_value, total_weight
+    try:
+        if weights == NULL or fit == NULL or chosen == NULL:
+            raise MemoryError()
+        for j in range(m):
+            pos = kept[j]
+            t = PyLong_AsLongLongAndOverflow(tokens[pos], &overflow)
+            if overflow:  # beyond int64: fits only a budget beyond it, and then cannot be weighed
+                if big_budget and tokens[pos] <= budget:
+                    i = order[pos]
+                    raise CknValueError(
+                        f"candidates[{i}] ({ids[i]!r}): {tokens[pos]} tokens do not fit in the "
+                        f"knapsack's int64 weights; lower token_budget below 2**63")
+                continue
+            if t > c_budget:
+                continue
+            fit[n] = j
+            weights[n] = t
+            item_values[n] = values[j]
+            n += 1
+        size = knapsack_workspace_size(weights, n, c_budget, _DEFAULT_MAX_MEMORY)
+        if size == <size_t>-1:
+            raise CknMemoryError("knapsack workspace size overflows size_t; the budget is too large")
+        workspace = PyMem_RawMalloc(size if size > 0 else 1)
+        if workspace == NULL:
+            raise CknMemoryError(f"cannot allocate {size} bytes of knapsack workspace")
+        if n >= 256 or <double>n * c_budget >= 256.0 * NOGIL_MIN_WORK:  # as solve() does
+            with nogil:
+                code = knapsack_solve(weights, item_values, n, c_budget, workspace, size, chosen,
+                                      &total_value, &total_weight)
+        else:
+            code = knapsack_solve(weights, item_values, n, c_budget, workspace, size, chosen,
+                                  &total_value, &total_weight)
+        if code == CKN_EOVERFLOW:
+            raise CknValueError("values: their sum overflows int64")
+        if code != CKN_OK:
+            raise CknValueError(f"knapsack_solve failed with status {code}")
+        for k in range(n):
+            if chosen[k]:
+                pos = kept[fit[k]]
+                status[pos] = "selected"
+                reason[pos] = "in the optimal subset"
+        for pos in kept:
+            if status[pos] == "kept":
+                status[pos] = "not_selected"
+                reason[pos] = (f"{tokens[pos]} tokens exceed the budget of {budget}"
+                               if tokens[pos] > budget else
+                               "not in the optimal subset under the token budget")
+    finally:
+        PyMem_RawFree(workspace)
+        free(weights)
+        free(fit)
+        free(chosen)

@@ -13,9 +13,8 @@ from types import MappingProxyType
 from .bm25 import bm25_scores_hashed
 from .context import render_context
 from .errors import CknValueError, InputError, InputTypeError
-from ._dense import build_chunks, gather_hashes, knapsack_values, sanitized_survivors
+from ._dense import build_chunks, gather_hashes, knapsack_choice, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
-from .knapsack import solve
 from .minhash import MinHasher, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
 from .pool import _Columns, _parse_columns
@@ -303,51 +302,22 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     utility: list = [None] * n
     value: list = [None] * n
     if stage == _PACK:
-        # ---- pack (SPEC §8): overlap-discounted utilities, integer values, exact knapsack
-        kept = [pos for pos in survivors if status[pos] == "kept"]
-        # u = rrf · (1 − λ · overlap) and v = floor(u · scale + 0.5), into utility and value
-        values_k = knapsack_values(kept, order, ids, rrf, overlap, params.redundancy_lambda,
-                                   params.utility_scale, utility, value)
+        # ---- pack (SPEC §8): u = rrf · (1 − λ · overlap) and v = floor(u · scale + 0.5) into
+        # utility and value, the exact knapsack over the kept survivors that fit the budget (a
+        # chunk longer than the budget is in no feasible subset, so any token count is
+        # accepted, SPEC §3), and their statuses and reasons
+        recount = None
         if count_tokens is not None:
-            for pos in kept:
-                tokens[pos] = _recount(count_tokens, ids[order[pos]], clean_texts[pos])
-        # A chunk longer than the budget is in no feasible subset: the knapsack weighs only the
-        # others (the same optimum and tie-break), so any token count is accepted (SPEC §3)
-        budget = params.token_budget
-        fitting = [k for k, pos in enumerate(kept) if tokens[pos] <= budget]
-        fit = kept
-        if len(fitting) < len(kept):
-            fit = [kept[k] for k in fitting]
-            values_k = [values_k[k] for k in fitting]
-        weights_k = [tokens[pos] for pos in fit]
-        if budget > _INT64_MAX:
-            _check_int64_weights(fit, weights_k, order, ids)
-        for k in solve(weights_k, values_k, budget).indices:
-            status[fit[k]] = "selected"
-            reason[fit[k]] = "in the optimal subset"
-        for pos in kept:
-            if status[pos] == "kept":
-                status[pos] = "not_selected"
-                reason[pos] = (f"{tokens[pos]} tokens exceed the budget of {budget}"
-                               if tokens[pos] > budget else
-                               "not in the optimal subset under the token budget")
+            def recount(pos: int) -> int:
+                return _recount(count_tokens, ids[order[pos]], clean_texts[pos])
+        knapsack_choice(survivors, status, reason, order, ids, rrf, overlap,
+                        params.redundancy_lambda, params.utility_scale, utility, value, tokens,
+                        params.token_budget, recount)
 
     return build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
                         rrf, status, reason, clean_texts, redactions, duplicate, tokens, overlap,
                         utility, value)
 
-
-_INT64_MAX = 2**63 - 1
-
-
-def _check_int64_weights(fit: list, weights: list, order: list, ids: list) -> None:
-    """Raise CknValueError naming the first candidate whose token count fits a budget above
-    2**63 - 1 but not the knapsack's int64 weights."""
-    for pos, w in zip(fit, weights):
-        if w > _INT64_MAX:
-            i = order[pos]
-            raise CknValueError(f"candidates[{i}] ({ids[i]!r}): {w} tokens do not fit in the "
-                                f"knapsack's int64 weights; lower token_budget below 2**63")
 
 
 def _recount(count_tokens: TokenCounter, chunk_id: str, text: str) -> int:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import ckn
 from ckn import InputError, InputTypeError, _dense
 from ckn import fusion, similarity
+from ckn.knapsack import solve
 from ckn import pool as pool_module
 from ckn.pipeline import Chunk, _CHUNK_KEYS
 from ckn.sanitizer import REDACTION_MARKER, Redaction
@@ -606,30 +607,75 @@ def test_gather_hashes_copies_without_the_gil_above_the_threshold():
     assert len(got_values) > 65_536
 
 
-@given(st.lists(st.tuples(st.floats(0, 2.0, allow_subnormal=True), st.floats(0, 1)), max_size=12),
+def knapsack_choice_reference(survivors, status, reason, order, ids, rrf, overlap, lam, scale,
+                              utility, value, tokens, budget, recount):
+    """SPEC §8 in plain Python: what ``_dense.knapsack_choice`` must do."""
+    kept = [pos for pos in survivors if status[pos] == "kept"]
+    values = []
+    for pos in kept:
+        i = order[pos]
+        u = rrf[i] * (1.0 - lam * overlap[pos])
+        x = u * scale + 0.5
+        if not x < 2.0**63:
+            raise ckn.CknValueError(
+                f"candidates[{i}] ({ids[i]!r}): knapsack value floor(adjusted_utility · "
+                f"utility_scale + 0.5) = floor({x!r}) does not fit in int64; lower "
+                f"utility_scale or rrf_weights")
+        utility[pos], value[pos] = u, math.floor(x)
+        values.append(math.floor(x))
+    if recount is not None:
+        for pos in kept:
+            tokens[pos] = recount(pos)
+    fit = [k for k, pos in enumerate(kept) if tokens[kept[k]] <= budget]
+    for k in fit:
+        if tokens[kept[k]] >= 2**63:
+            i = order[kept[k]]
+            raise ckn.CknValueError(
+                f"candidates[{i}] ({ids[i]!r}): {tokens[kept[k]]} tokens do not fit in the "
+                f"knapsack's int64 weights; lower token_budget below 2**63")
+    for k in solve([tokens[kept[k]] for k in fit], [values[k] for k in fit], budget).indices:
+        status[kept[fit[k]]], reason[kept[fit[k]]] = "selected", "in the optimal subset"
+    for pos in kept:
+        if status[pos] == "kept":
+            status[pos] = "not_selected"
+            reason[pos] = (f"{tokens[pos]} tokens exceed the budget of {budget}"
+                           if tokens[pos] > budget else
+                           "not in the optimal subset under the token budget")
+
+
+_TOKENS = st.integers(0, 120) | st.sampled_from([2**63 - 1, 2**63, 10**30])
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.floats(0, 2.0, allow_subnormal=True), st.floats(0, 1), _TOKENS,
+                          st.booleans()), max_size=12),
        st.floats(0, 1) | st.sampled_from([0, 1]),
        st.floats(1, 1e12) | st.integers(1, 2**70) | st.sampled_from([100000, 2**53 + 1]),
-       st.data())
-def test_knapsack_values_equal_the_python_expression(rows, lam, scale, data):
-    # SPEC §8: u = rrf · (1 − λ · overlap), v = floor(u · scale + 0.5), as Python computes them.
+       st.integers(0, 300) | st.sampled_from([2**63 - 1, 2**63, 10**30]),
+       st.booleans(), st.data())
+def test_knapsack_choice_equals_the_python_reference(rows, lam, scale, budget, recounted, data):
+    # SPEC §8: u = rrf · (1 − λ · overlap), v = floor(u · scale + 0.5), the exact knapsack over
+    # the kept survivors that fit, statuses and reasons; errors name the candidate.
     n = len(rows)
     order = data.draw(st.permutations(range(n)))
-    kept = sorted(data.draw(st.sets(st.integers(0, max(n - 1, 0)), max_size=n))) if n else []
-    rrf = [r for r, _ in rows]
-    overlap = [o for _, o in rows]
+    survivors = sorted(data.draw(st.sets(st.integers(0, max(n - 1, 0)), max_size=n))) if n else []
+    rrf = [r[0] for r in rows]
+    overlap = [r[1] for r in rows]
     ids = [f"c{i}" for i in range(n)]
-    utility, value = [None] * n, [None] * n
-    want_u = {pos: rrf[order[pos]] * (1.0 - lam * overlap[pos]) for pos in kept}
-    want_v = [math.floor(want_u[pos] * scale + 0.5) for pos in kept]
-    if any(v >= 2**63 for v in want_v):
-        with pytest.raises(ckn.CknValueError, match="does not fit in int64"):
-            _dense.knapsack_values(kept, order, ids, rrf, overlap, lam, scale, utility, value)
-        return
-    got = _dense.knapsack_values(kept, order, ids, rrf, overlap, lam, scale, utility, value)
-    assert got == want_v and all(type(v) is int for v in got)
-    assert [value[pos] for pos in kept] == want_v
-    assert repr([utility[pos] for pos in kept]) == repr([want_u[pos] for pos in kept])
-    assert all(utility[pos] is None for pos in range(n) if pos not in want_u)
+    recount = (lambda pos: (pos * 37) % 90) if recounted else None
+    runs = []
+    for f in (knapsack_choice_reference, _dense.knapsack_choice):
+        status = ["kept" if r[3] else "dropped_duplicate" for r in rows]
+        reason = ["r"] * n
+        utility, value, tokens = [None] * n, [None] * n, [r[2] for r in rows]
+        try:
+            got = f(survivors, status, reason, order, ids, rrf, overlap, lam, scale, utility,
+                    value, tokens, budget, recount)
+        except ckn.CknError as exc:  # a value or count beyond int64, a workspace beyond size_t
+            got = (type(exc), str(exc))
+        runs.append((got, repr(utility), value, tokens, status, reason))
+    assert runs[0] == runs[1]
+    assert all(type(v) is int for v in runs[1][2] if v is not None)
 
 
 def test_build_chunks_equals_the_dataclass_constructor():
