@@ -18,8 +18,7 @@ scanning of a batch runs with the GIL released. See docs/algorithms.md, "One tex
 
 from cpython cimport array
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.stdlib cimport malloc, free
 
 import array as _pyarray
 from typing import NamedTuple
@@ -482,31 +481,21 @@ cdef inline Py_ssize_t _max_terms(int kind, Py_ssize_t n) noexcept nogil:
     return scanner_ascii_max_terms(n) if kind == _KIND_ASCII else n
 
 
-cdef Py_ssize_t _scan_all(const void** data, const int* kinds, const Py_ssize_t* lengths,
-                          Py_ssize_t n, hash_t** buf, Py_ssize_t* cap,
-                          index_t* offsets) noexcept nogil:
-    # Scans n texts into *buf (grown with realloc as needed); offsets gets n + 1 entries.
-    # Returns the number of hashes written, or -1 if memory ran out (*buf stays valid).
-    cdef Py_ssize_t k, need, used = 0, new_cap
-    cdef hash_t* grown
-    offsets[0] = 0
-    for k in range(n):
-        need = _max_terms(kinds[k], lengths[k])
-        if used + need > cap[0]:
-            new_cap = 2 * cap[0]
-            if new_cap < used + need:
-                new_cap = used + need
-            grown = <hash_t*>realloc(buf[0], (new_cap if new_cap > 0 else 1) * sizeof(hash_t))
-            if grown == NULL:
-                return -1
-            buf[0] = grown
-            cap[0] = new_cap
+cdef Py_ssize_t _scan_from(const void** data, const int* kinds, const Py_ssize_t* lengths,
+                           Py_ssize_t n, Py_ssize_t k, hash_t* out, Py_ssize_t cap,
+                           Py_ssize_t* used, index_t* offsets) noexcept nogil:
+    # Scans texts k, k + 1, ... into out[*used:cap] while each one's worst case fits (setting
+    # offsets[j + 1] and *used); returns the first text not scanned (n when all are).
+    while k < n:
+        if used[0] + _max_terms(kinds[k], lengths[k]) > cap:
+            return k
         if kinds[k] == _KIND_ASCII:
-            used += scanner_ascii_terms(<const unsigned char*>data[k], lengths[k], buf[0] + used)
+            used[0] += scanner_ascii_terms(<const unsigned char*>data[k], lengths[k], out + used[0])
         else:
-            used += _ucs_terms(data[k], kinds[k], lengths[k], buf[0] + used)
-        offsets[k + 1] = used
-    return used
+            used[0] += _ucs_terms(data[k], kinds[k], lengths[k], out + used[0])
+        offsets[k + 1] = used[0]
+        k += 1
+    return n
 
 
 # ---------------------------------------------------------------------------------------------
@@ -533,13 +522,14 @@ TermHashes.__doc__ = (
 
 
 cdef _scan_list(list texts, str name):
-    cdef Py_ssize_t n = len(texts), k, total = 0, used
+    cdef Py_ssize_t n = len(texts), k, total = 0, used = 0
     cdef list keep = [None] * n
     cdef const void** data = <const void**>malloc((n if n > 0 else 1) * sizeof(void*))
     cdef int* kinds = <int*>malloc((n if n > 0 else 1) * sizeof(int))
     cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
     cdef array.array offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
-    cdef hash_t* buf = NULL
+    cdef index_t* offsets_p
+    cdef hash_t* out
     cdef Py_ssize_t cap = 0
     cdef array.array values
     try:
@@ -557,28 +547,34 @@ cdef _scan_list(list texts, str name):
             data[k] = PyUnicode_DATA(t)
             kinds[k] = _KIND_ASCII if PyUnicode_IS_ASCII(t) else PyUnicode_KIND(t)
             total += lengths[k]
+        # Scanned straight into the result (no copy): room for a word of 3 bytes and a
+        # separator on average, grown with the GIL held when a text's worst case (a term
+        # every other byte) does not fit, trimmed at the end (realloc: no copy either).
         cap = total // 4 + 16
-        buf = <hash_t*>malloc(cap * sizeof(hash_t))
-        if buf == NULL:
-            raise CknMemoryError(f"{name}: out of memory")
-        if total >= NOGIL_MIN_WORK:  # a query's few words are not worth a GIL hand-off
-            with nogil:
-                used = _scan_all(data, kinds, lengths, n, &buf, &cap,
-                                 <index_t*>offsets.data.as_voidptr)
-        else:
-            used = _scan_all(data, kinds, lengths, n, &buf, &cap,
-                             <index_t*>offsets.data.as_voidptr)
-        if used < 0:
-            raise CknMemoryError(f"{name}: out of memory")
-        values = array.clone(_HASH_TEMPLATE, used, False)
-        if used >= NOGIL_MIN_WORK:  # ~1 MB for a 500-chunk pool: its page faults and copy
-            with nogil:
-                memcpy(values.data.as_voidptr, buf, used * sizeof(hash_t))
-        elif used > 0:
-            memcpy(values.data.as_voidptr, buf, used * sizeof(hash_t))
+        try:
+            values = array.clone(_HASH_TEMPLATE, cap, False)
+        except MemoryError:
+            raise CknMemoryError(f"{name}: out of memory") from None
+        offsets_p = <index_t*>offsets.data.as_voidptr
+        offsets_p[0] = 0
+        k = 0
+        while True:
+            out = <hash_t*>values.data.as_voidptr
+            if total >= NOGIL_MIN_WORK:  # a query's few words are not worth a GIL hand-off
+                with nogil:
+                    k = _scan_from(data, kinds, lengths, n, k, out, cap, &used, offsets_p)
+            else:
+                k = _scan_from(data, kinds, lengths, n, k, out, cap, &used, offsets_p)
+            if k == n:
+                break
+            cap = max(2 * cap, used + _max_terms(kinds[k], lengths[k]))
+            try:
+                array.resize(values, cap)
+            except MemoryError:
+                raise CknMemoryError(f"{name}: out of memory") from None
+        array.resize(values, used)
         return TermHashes(values, offsets)
     finally:
-        free(buf)
         free(data)
         free(kinds)
         free(lengths)

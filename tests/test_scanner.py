@@ -186,7 +186,7 @@ def test_large_mixed_pool_and_threads():
 
 
 def test_scan_of_a_pool_above_the_nogil_threshold_keeps_every_hash():
-    # > 65,536 term hashes: copied out of the scan buffer with the GIL released
+    # > 65,536 term hashes, scanned with the GIL released
     rnd = random.Random(11)
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"]
     texts = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(100, 200))) + f" w{k}"
@@ -196,6 +196,20 @@ def test_scan_of_a_pool_above_the_nogil_threshold_keeps_every_hash():
     assert list(th.offsets[:3]) == [0, len(text_hashes(texts[0])),
                                     len(text_hashes(texts[0])) + len(text_hashes(texts[1]))]
     assert list(th.values) == [h for t in texts for h in text_hashes(t)]
+
+
+@pytest.mark.parametrize("dense_first", [True, False])
+def test_scan_grows_its_result_when_texts_are_dense_in_terms(dense_first):
+    # The result starts with room for a term per 4 code points and grows (with the GIL held)
+    # when a text's worst case (a term every other one) does not fit: one-letter words, before
+    # or after plain text, ASCII and not.
+    dense = ["a " * 5000, "b" + " c" * 3000, "é " * 2000, "x"]
+    plain = ["documentation words " * 40, ""]
+    texts = dense + plain if dense_first else plain + dense
+    th = scan(texts)
+    assert len(th.values) > sum(map(len, texts)) // 4 + 16
+    assert [list(th.values[th.offsets[k]:th.offsets[k + 1]]) for k in range(len(texts))] == [
+        reference_hashes(t) for t in texts]
 
 
 # --- BM25 over term hashes --------------------------------------------------------------------
