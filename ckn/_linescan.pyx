@@ -374,6 +374,8 @@ ckn_ls_init_masks()
 
 import os as _os
 
+from ckn.errors import CknTypeError
+
 # Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path, for tests).
 cdef bint _USE_AVX2 = ckn_ls_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
 SIMD = "avx2" if _USE_AVX2 else "portable"
@@ -1391,7 +1393,7 @@ cdef class LineScanner:
         cdef index_t m = len(items), i, total = 0, longest = 0, used = 0, cap
         for i in range(m):
             if not isinstance(items[i], str):
-                raise TypeError(f"texts[{i}]: expected str, got {type(items[i]).__name__}")
+                raise CknTypeError(f"texts[{i}]: expected str, got {type(items[i]).__name__}")
             total += PyUnicode_GET_LENGTH(items[i])
             longest = max(longest, PyUnicode_GET_LENGTH(items[i]))
         cdef const void** data = <const void**>malloc((m + 1) * sizeof(void*))

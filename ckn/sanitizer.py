@@ -5731,10 +5731,10 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     if texts is None or isinstance(texts, (str, bytes)) or not hasattr(texts, "__iter__"):
         raise CknTypeError(f"texts: expected a sequence of str, got {type(texts).__name__}")
     texts = list(texts)
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise CknTypeError(f"texts[{i}]: expected str, got {type(text).__name__}")
     if _LINE_SCANNER is None:
+        for i, text in enumerate(texts):  # (the compiled pass checks them itself)
+            if not isinstance(text, str):
+                raise CknTypeError(f"texts[{i}]: expected str, got {type(text).__name__}")
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
     crlf: list[int] = []  # the texts holding "\r\n": sanitized below, line breaks normalized

@@ -654,7 +654,11 @@ def test_sanitize_texts_reports_each_text_sanitize_text_changes(texts):
     (lambda: _sanitizer.sanitize_texts(5), "texts: expected a sequence of str, got int"),
     (lambda: _sanitizer.sanitize_texts(["a", None]), r"texts\[1\]: expected str, got NoneType"),
 ])
-def test_sanitize_rejects_what_is_not_text(call, message):
+@pytest.mark.parametrize("compiled", [True, False])
+def test_sanitize_rejects_what_is_not_text(call, message, compiled, monkeypatch):
+    # the compiled pass checks the texts itself; without it, sanitize_texts does
+    if not compiled:
+        monkeypatch.setattr(_sanitizer, "_LINE_SCANNER", None)
     with pytest.raises(ckn.CknTypeError, match=message):
         call()
 
