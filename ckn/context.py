@@ -103,7 +103,11 @@ def render_context(chunks: Sequence[tuple[str, str]], /, *, preamble: str = DEFA
     <<<end 503a2309b61e13df>>>
     </untrusted-context nonce="503a2309b61e13df">
     """
-    pairs = _checked(chunks)
+    return _render(_checked(chunks), preamble)
+
+
+def _render(pairs: list[tuple[str, str]], preamble: str = DEFAULT_PREAMBLE) -> str:
+    """:func:`render_context` of checked pairs (``pack`` builds them itself)."""
     nonce = _nonce(pairs)
     lines = [f'<untrusted-context nonce="{nonce}">', preamble.format(nonce=nonce)]
     for chunk_id, text in pairs:

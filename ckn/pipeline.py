@@ -11,7 +11,7 @@ from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
 from .bm25 import bm25_scores_hashed
-from .context import render_context
+from .context import _render
 from .errors import CknValueError, InputError, InputTypeError
 from ._dense import build_chunks, gather_hashes, knapsack_choice, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
@@ -209,7 +209,7 @@ class Packer:
         """
         cols = self._pool(pool, fields)
         chunks = _run(cols, self._hasher, self._count_tokens, _PACK)
-        context = render_context([(c.id, c.text) for c in chunks if c.status == "selected"])
+        context = _render([(c.id, c.text) for c in chunks if c.status == "selected"])
         return PackResult(chunks, cols.params, context)
 
 
@@ -298,7 +298,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
                        f"(exact Jaccard {exact_jaccard:.4f})")
         duplicate[pos] = (original, d.estimate, exact_jaccard)
 
-    tokens = [cand_tokens[i] for i in order]
+    tokens = list(map(cand_tokens.__getitem__, order))
     utility: list = [None] * n
     value: list = [None] * n
     if stage == _PACK:
