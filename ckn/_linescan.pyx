@@ -154,40 +154,48 @@ cdef extern from *:
     /* _translate_line for the whole 64-byte blocks of a one-byte-per-code-point line, 32 bytes
        per step: the special bits from two 16-entry shuffles (lut[128:144]: for each low nibble,
        the bit 1 << h of every high nibble h < 8 whose byte is plain; lut[144:160]: 1 << h for
-       h < 8, 0 above, so a byte >= 128 is special), the table bytes from eight 16-entry
-       shuffles (lut[16h:16h + 16] = table[16h:16h + 16]), one per high nibble. Returns how many
-       bytes it did (a multiple of 64). */
+       h < 8, 0 above, so a byte >= 128 is special), the plain-break bits likewise (lut[160:176]:
+       the bit 1 << h of every high nibble h < 8 whose byte is a plain break), the table bytes
+       from eight 16-entry shuffles (lut[16h:16h + 16] = table[16h:16h + 16]), one per high
+       nibble. Returns how many bytes it did (a multiple of 64). */
     __attribute__((target("avx2")))
     static int64_t ckn_ls_translate_avx2(const uint8_t* d, int64_t n, const uint8_t* lut,
-                                         uint8_t* work, uint64_t* special) {
+                                         uint8_t* work, uint64_t* special, uint64_t* breaks) {
         const __m256i nibble = _mm256_set1_epi8(0x0F);
         const __m256i zero = _mm256_setzero_si256();
         const __m256i lo_plain =
             _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 128)));
         const __m256i hi_bit =
             _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 144)));
+        const __m256i lo_break =
+            _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 160)));
         __m256i rows[8];
         int64_t k;
         int h, half;
         for (h = 0; h < 8; h++)
             rows[h] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(lut + 16 * h)));
         for (k = 0; k + 64 <= n; k += 64) {
-            uint64_t bits = 0;
+            uint64_t bits = 0, brk = 0;
             for (half = 0; half < 2; half++) {
                 __m256i x = _mm256_loadu_si256((const __m256i*)(d + k + 32 * half));
                 __m256i lo = _mm256_and_si256(x, nibble);
                 __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
                 __m256i plain = _mm256_and_si256(_mm256_shuffle_epi8(lo_plain, lo),
                                                  _mm256_shuffle_epi8(hi_bit, hi));
+                __m256i hb = _mm256_and_si256(_mm256_shuffle_epi8(lo_break, lo),
+                                              _mm256_shuffle_epi8(hi_bit, hi));
                 __m256i t = zero;
                 uint32_t sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(plain, zero));
+                uint32_t pb = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hb, zero));
                 for (h = 0; h < 8; h++)
                     t = _mm256_blendv_epi8(t, _mm256_shuffle_epi8(rows[h], lo),
                                            _mm256_cmpeq_epi8(hi, _mm256_set1_epi8((char)h)));
                 _mm256_storeu_si256((__m256i*)(work + k + 32 * half), t);
                 bits |= (uint64_t)sp << (32 * half);
+                brk |= (uint64_t)pb << (32 * half);
             }
             special[k >> 6] = bits;
+            breaks[k >> 6] = brk;
         }
         return k;
     }
@@ -197,15 +205,15 @@ cdef extern from *:
     }
     #else
     static int64_t ckn_ls_translate_avx2(const uint8_t* d, int64_t n, const uint8_t* lut,
-                                         uint8_t* work, uint64_t* special) {
-        (void)d; (void)n; (void)lut; (void)work; (void)special;
+                                         uint8_t* work, uint64_t* special, uint64_t* breaks) {
+        (void)d; (void)n; (void)lut; (void)work; (void)special; (void)breaks;
         return 0;
     }
     static int ckn_ls_have_avx2(void) { return 0; }
     #endif
     """
     int64_t ckn_ls_translate_avx2(const uint8_t* d, int64_t n, const uint8_t* lut, uint8_t* work,
-                                  uint64_t* special) noexcept nogil
+                                  uint64_t* special, uint64_t* breaks) noexcept nogil
     int ckn_ls_have_avx2() noexcept nogil
 
 
@@ -397,9 +405,10 @@ ctypedef struct _Plan:
     const uint8_t* table        # 256 bytes: the word table of ``_ascii_plan`` (0 from 128 on)
     const uint8_t* special      # 256 flags: not a plain character (a word character of both
                                 # views, in no set or marker); every code point >= 128 is one
-    const uint8_t* lut          # 160 bytes: the shuffle tables of ckn_ls_translate_avx2
+    const uint8_t* lut          # 176 bytes: the shuffle tables of ckn_ls_translate_avx2
     const uint8_t* dropped      # 128 flags: in-word punctuation left out of the second view
-    const uint8_t* simple       # 128 flags: a break in both views, in no set or marker, not "<" or "["
+    const uint8_t* simple       # 256 flags: a break in both views, in no set or marker, not "<"
+                                # or "[" (a plain break; 0 from 128 on)
     const uint8_t* flags        # 128 bytes: _MARKER_START, _SENTENCE_MARK
     const uint8_t* pairs        # 128 * 128 bytes: index into pair_masks of a marker pair
     const uint64_t* pair_masks  # (lo, hi) pairs
@@ -610,49 +619,56 @@ cdef inline index_t _after_sentence_end(const ucs_t* d, index_t p, index_t end) 
 
 
 cdef void _translate_line(const ucs_t* d, index_t n, const _Plan* plan, uint8_t* work,
-                         uint64_t* special) noexcept nogil:
+                         uint64_t* special, uint64_t* breaks) noexcept nogil:
     """For the line of ``n`` code points at ``d``: ``work[k]`` = the word-table byte of ``d[k]``
     (0 for a code point >= 128), bit k of ``special`` set when ``d[k]`` is not a plain
-    character, for k < n, and bit n set (the end). No branch per character: O(n); whole 64-byte
+    character and bit k of ``breaks`` when it is a plain break (``plan.simple``), for k < n,
+    and bit n of ``special`` set (the end). No branch per character: O(n); whole 64-byte
     blocks of one-byte text take ``ckn_ls_translate_avx2`` when the CPU has AVX2."""
     cdef const uint8_t* table = plan.table
     cdef const uint8_t* flags = plan.special
+    cdef const uint8_t* simple = plan.simple
     cdef index_t w, k, base, full = n >> 6, done = 0
-    cdef uint64_t acc
+    cdef uint64_t acc, brk
     cdef uint32_t c
     if ucs_t is uint8_t:
         if _USE_AVX2:
-            done = ckn_ls_translate_avx2(d, n, plan.lut, work, special) >> 6
+            done = ckn_ls_translate_avx2(d, n, plan.lut, work, special, breaks) >> 6
     for w in range(done, full):
         base = w << 6
-        acc = 0
+        acc = brk = 0
         for k in range(64):
             c = d[base + k]
             if ucs_t is not uint8_t:
                 c = c if c < 128 else 128
             work[base + k] = table[c]
             acc |= <uint64_t>flags[c] << k
+            brk |= <uint64_t>simple[c] << k
         special[w] = acc
+        breaks[w] = brk
     base = full << 6
-    acc = 0
+    acc = brk = 0
     for k in range(n - base):
         c = d[base + k]
         if ucs_t is not uint8_t:
             c = c if c < 128 else 128
         work[base + k] = table[c]
         acc |= <uint64_t>flags[c] << k
+        brk |= <uint64_t>simple[c] << k
     special[full] = acc | (1ULL << (n - base))
+    breaks[full] = brk
 
 
 cdef _Mask _span_mask(
     const ucs_t* d, index_t line, index_t start, index_t end, bint split, const _Plan* plan,
-    uint8_t* work, const uint64_t* special, index_t* stop,
+    uint8_t* work, const uint64_t* special, const uint64_t* breaks, index_t* stop,
 ) noexcept nogil:
     """Mask of the segment that starts at ``start``: the rule bits of its anchor words and
     markers whose requirements are met, plus ``SPACED_OUT``; or ``NON_ASCII``; or 0. The segment
     ends at ``end`` (the end of the line that starts at ``line``), or with ``split`` after its
-    first sentence end; its end is written to ``stop``. ``work`` and ``special``: the line's
-    table bytes and special-character bits (``_translate_line``, offsets from ``line``).
+    first sentence end; its end is written to ``stop``. ``work``, ``special`` and ``breaks``:
+    the line's table bytes, special-character bits and plain-break bits (``_translate_line``,
+    offsets from ``line``).
 
     Only special characters are visited, found by the lowest set bit of ``special``: the plain
     runs between them need no work, since a word of the first view (punctuation as a break) is
@@ -672,7 +688,6 @@ cdef _Mask _span_mask(
     cdef uint32_t c, c2
     cdef uint8_t t, pair
     cdef const uint8_t* dropped = plan.dropped
-    cdef const uint8_t* simple = plan.simple
     cdef const uint8_t* flags = plan.flags
     cdef const uint64_t* char_groups = plan.char_groups
     mask.lo = 0
@@ -685,11 +700,10 @@ cdef _Mask _span_mask(
             w += 1
             pending = special[w]
         p = (w << 6) + ckn_ls_ctz(pending)
-        pending &= pending - 1
         if p >= e:
             break
-        c = d[line + p]
-        if same and c < 128 and simple[c]:  # the usual case: a space between words
+        if same and breaks[w] & pending & (~pending + 1):  # usually: a space between words
+            pending &= pending - 1
             len1 = p - ws1
             if len1:
                 singles += len1 == 1 and _is_lower(work[p - 1])
@@ -700,6 +714,8 @@ cdef _Mask _span_mask(
                     first1 = False
             ws1 = prev = p + 1
             continue
+        pending &= pending - 1
+        c = d[line + p]
         if (same and split and c < 128 and flags[c] & _SENTENCE_MARK
                 and _sentence_end(d, line + p, end)):
             # "word." and the like before a space: the word ends here in both views (the mark
@@ -828,9 +844,14 @@ cdef inline index_t _special_offset(index_t n) noexcept nogil:
     return (n + _HASH_READ + 15) & ~(<index_t>7)
 
 
+cdef inline index_t _breaks_offset(index_t n) noexcept nogil:
+    """Where the plain-break bits start in a work area for ``n`` code points."""
+    return _special_offset(n) + 8 * ((n >> 6) + 2)
+
+
 cdef inline index_t _views_offset(index_t n) noexcept nogil:
     """Where the three view buffers of ``_checked`` start in a work area for ``n`` code points."""
-    return _special_offset(n) + 8 * ((n >> 6) + 2)
+    return _breaks_offset(n) + 8 * ((n >> 6) + 2)
 
 
 cdef inline index_t _ranks_offset(index_t n) noexcept nogil:
@@ -1116,6 +1137,7 @@ cdef index_t _candidates(
     cdef _Mask mask
     cdef const void* newline
     cdef uint64_t* special = <uint64_t*>(work + _special_offset(n))
+    cdef uint64_t* breaks = <uint64_t*>(work + _breaks_offset(n))
     while i <= n:
         start = i
         if ucs_t is uint8_t:
@@ -1125,11 +1147,11 @@ cdef index_t _candidates(
             end = start
             while end < n and d[end] != 10:
                 end += 1
-        _translate_line(d + start, end - start, plan, work, special)
+        _translate_line(d + start, end - start, plan, work, special, breaks)
         split = end - start > segment_min
         seg = start
         while True:
-            mask = _span_mask(d, start, seg, end, split, plan, work, special, &stop)
+            mask = _span_mask(d, start, seg, end, split, plan, work, special, breaks, &stop)
             if (plan.checks != NULL and mask.hi & (_NON_ASCII_HI | _SPACED_OUT_HI) == 0
                     and (mask.lo & plan.checks.reads.lo or mask.hi & plan.checks.reads.hi)):
                 mask = _checked(d + seg, stop - seg, plan.checks, work + _views_offset(n),
@@ -1338,17 +1360,19 @@ cdef class LineScanner:
         self._special = bytes(
             bool(_is_space(table[c]) or self._dropped[c] or self._flags[c]
                  or per_char[2 * c] or per_char[2 * c + 1]) for c in range(128)) + b"\x01" * 128
-        lut = bytearray(self._table[:128]) + bytearray(32)
-        for c in range(128):
-            if not self._special[c]:
-                lut[128 + (c & 15)] |= 1 << (c >> 4)
-        for h in range(8):
-            lut[144 + h] = 1 << h
-        self._lut = bytes(lut)
         self._simple = bytes(
             bool(_is_space(table[c]) and not self._dropped[c] and not self._flags[c]
                  and not per_char[2 * c] and not per_char[2 * c + 1] and c not in b"<[")
-            for c in range(128))
+            for c in range(128)) + bytes(128)
+        lut = bytearray(self._table[:128]) + bytearray(48)
+        for c in range(128):
+            if not self._special[c]:
+                lut[128 + (c & 15)] |= 1 << (c >> 4)
+            if self._simple[c]:
+                lut[160 + (c & 15)] |= 1 << (c >> 4)
+        for h in range(8):
+            lut[144 + h] = 1 << h
+        self._lut = bytes(lut)
         flat = array.array("Q")
         for way in range(127):
             self._first_need[way] = 0
