@@ -1130,7 +1130,7 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
 
 cdef index_t _candidates(
     const ucs_t* d, index_t n, index_t segment_min, const _Plan* plan,
-    uint8_t* work, uint64_t* found, index_t* out, index_t cap,
+    uint8_t* work, uint64_t* found, index_t* out, index_t cap, uint8_t* crlf,
 ) noexcept nogil:
     cdef index_t i = 0, start, end, seg, stop, count = 0
     cdef bint split
@@ -1147,6 +1147,8 @@ cdef index_t _candidates(
             end = start
             while end < n and d[end] != 10:
                 end += 1
+        if end < n and end > start and d[end - 1] == 13:  # "\r\n"
+            crlf[0] = 1
         _translate_line(d + start, end - start, plan, work, special, breaks)
         split = end - start > segment_min
         seg = start
@@ -1166,7 +1168,7 @@ cdef index_t _candidates(
 
 cdef index_t linescan_candidates(
     const void* data, int kind, index_t n, index_t segment_min, const _Plan* plan,
-    uint8_t* work, uint64_t* found, index_t* out, index_t cap,
+    uint8_t* work, uint64_t* found, index_t* out, index_t cap, uint8_t* crlf,
 ) noexcept nogil:
     """Write ``line_start, line_end, start, end, mask lo, mask hi`` of every candidate segment of the ``n``
     code points at ``data`` (PEP 393 ``kind`` 1, 2 or 4) to ``out``; return how many segments.
@@ -1179,38 +1181,16 @@ cdef index_t linescan_candidates(
     room for ``6 * cap`` indices (the first ``cap`` segments are written; the return value
     counts them all, so a caller can retry with more room). A mask is the rule bits, plus
     ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point >= 128 (128 bits: the
-    low and the high word).
+    low and the high word). ``*crlf`` is set to 1 when a line ends in ``\\r`` (the text holds
+    ``\\r\\n``), else left as it is.
     """
     if kind == 1:
-        return _candidates(<const uint8_t*>data, n, segment_min, plan, work, found, out, cap)
+        return _candidates(<const uint8_t*>data, n, segment_min, plan, work, found, out, cap,
+                           crlf)
     if kind == 2:
-        return _candidates(<const uint16_t*>data, n, segment_min, plan, work, found, out, cap)
-    return _candidates(<const uint32_t*>data, n, segment_min, plan, work, found, out, cap)
-
-
-cdef bint _has_crlf(const void* data, int kind, index_t n) noexcept nogil:
-    """Whether the text holds ``\\r\\n``: a memchr for each ``\\r`` of a 1-byte text. O(n)."""
-    cdef const uint8_t* b
-    cdef const uint8_t* hit
-    cdef index_t i
-    if kind == 1:
-        b = <const uint8_t*>data
-        while n > 1:
-            hit = <const uint8_t*>memchr(b, 13, <size_t>(n - 1))  # a '\\r' with a byte after it
-            if hit == NULL:
-                return False
-            if hit[1] == 10:
-                return True
-            n -= hit + 1 - b
-            b = hit + 1
-        return False
-    for i in range(n - 1):
-        if kind == 2:
-            if (<const uint16_t*>data)[i] == 13 and (<const uint16_t*>data)[i + 1] == 10:
-                return True
-        elif (<const uint32_t*>data)[i] == 13 and (<const uint32_t*>data)[i + 1] == 10:
-            return True
-    return False
+        return _candidates(<const uint16_t*>data, n, segment_min, plan, work, found, out, cap,
+                           crlf)
+    return _candidates(<const uint32_t*>data, n, segment_min, plan, work, found, out, cap, crlf)
 
 
 cdef bint _candidates_many(const void** data, const int* kinds, const index_t* lengths, index_t m,
@@ -1219,14 +1199,14 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
                            uint8_t* crlf) noexcept nogil:
     """``linescan_candidates`` of the ``m`` texts one after another into ``*out`` (``*cap``
     indices, grown with ``realloc`` as needed); ``counts[i]``: text i's segments; ``crlf[i]``:
-    whether text i holds ``\\r\\n`` (``_has_crlf``). ``work``: ``_work_size`` of the longest
+    whether text i holds ``\\r\\n`` (found as its lines are split). ``work``: ``_work_size`` of the longest
     text; ``found``: as ``linescan_candidates`` reads it. Returns True when memory ran out."""
     cdef index_t i, count, used = 0
     cdef index_t* grown
     for i in range(m):
-        crlf[i] = _has_crlf(data[i], kinds[i], lengths[i])
+        crlf[i] = 0
         count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
-                                    found, out[0] + used, (cap[0] - used) // 6)
+                                    found, out[0] + used, (cap[0] - used) // 6, crlf + i)
         if 6 * count > cap[0] - used:  # grow, then run this text again
             cap[0] = 2 * cap[0] + 6 * count
             grown = <index_t*>realloc(out[0], cap[0] * sizeof(index_t))
@@ -1234,7 +1214,7 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
                 return True
             out[0] = grown
             count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
-                                        found, out[0] + used, (cap[0] - used) // 6)
+                                        found, out[0] + used, (cap[0] - used) // 6, crlf + i)
         counts[i] = count
         used += 6 * count
     return False
@@ -1487,6 +1467,7 @@ cdef class LineScanner:
         cdef index_t stack[6 * 16]
         cdef index_t* o = stack
         cdef index_t cap = 16, count
+        cdef uint8_t crlf = 0  # (not reported here)
         cdef bytearray out
         cdef _Plan plan = self._plan
         plan.checks = NULL if checks is None else &checks.c
@@ -1501,10 +1482,10 @@ cdef class LineScanner:
                 if n >= NOGIL_MIN_WORK:
                     with nogil:
                         count = linescan_candidates(data, kind, n, segment_min, &plan, w,
-                                                    found, o, cap)
+                                                    found, o, cap, &crlf)
                 else:
                     count = linescan_candidates(data, kind, n, segment_min, &plan, w,
-                                                found, o, cap)
+                                                found, o, cap, &crlf)
                 if count <= cap:
                     break
                 cap = count
