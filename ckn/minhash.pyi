@@ -57,6 +57,7 @@ class MinHasher:
         shingle_size: SupportsIndex = 3,
         *,
         threads: SupportsIndex = 1,
+        rows: _Ints | None = None,
     ) -> SignatureMatrix: ...
     def text_signatures(
         self,

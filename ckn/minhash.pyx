@@ -846,16 +846,18 @@ cdef void _sort_indices(index_t* xs, Py_ssize_t n) noexcept nogil:
             xs[j] = v
 
 
-cdef void _csr_shingle_sets(const hash_t* hashes, const index_t* term_offsets, Py_ssize_t n,
-                           Py_ssize_t shingle_size, slot_t* values,
-                           index_t* offsets) noexcept nogil:
-    # The shingle hashes of each document in text order (duplicates kept: a signature is the
-    # same for a multiset and its set, so no sort is needed): document k's are
-    # values[offsets[k] .. offsets[k+1]). values must hold the sum of the shingle counts.
-    cdef Py_ssize_t k, w = 0
+cdef void _csr_shingle_sets(const hash_t* hashes, const index_t* term_offsets,
+                           const index_t* rows, Py_ssize_t n, Py_ssize_t shingle_size,
+                           slot_t* values, index_t* offsets) noexcept nogil:
+    # The shingle hashes of each of n documents in text order (duplicates kept: a signature is
+    # the same for a multiset and its set, so no sort is needed): document k (the term-hash
+    # sequence rows[k], or k when rows is NULL) gives values[offsets[k] .. offsets[k+1]).
+    # values must hold the sum of the shingle counts.
+    cdef Py_ssize_t k, r, w = 0
     offsets[0] = 0
     for k in range(n):
-        w += minhash_shingles(hashes + term_offsets[k], term_offsets[k + 1] - term_offsets[k],
+        r = k if rows == NULL else rows[k]
+        w += minhash_shingles(hashes + term_offsets[r], term_offsets[r + 1] - term_offsets[r],
                               shingle_size, values + w)
         offsets[k + 1] = w
 
@@ -992,6 +994,24 @@ cdef array.array _offsets_array(object offsets):
         return _pyarray.array(_INDEX_CODE, offsets)
     except (TypeError, OverflowError) as exc:
         raise CknTypeError(f"offsets: expected a sequence of integers ({exc})") from None
+
+
+cdef array.array _rows_array(object rows, Py_ssize_t n):
+    """``rows`` as an index array of sequence indices, each in [0, n)."""
+    cdef array.array out
+    cdef index_t* rp
+    cdef Py_ssize_t k
+    if isinstance(rows, (str, bytes)):
+        raise CknTypeError(f"rows: expected a sequence of integers, got {type(rows).__name__}")
+    try:
+        out = _pyarray.array(_INDEX_CODE, rows)
+    except (TypeError, OverflowError) as exc:
+        raise CknTypeError(f"rows: expected a sequence of integers ({exc})") from None
+    rp = <index_t*>out.data.as_voidptr
+    for k in range(len(out)):
+        if not 0 <= rp[k] < n:
+            raise CknValueError(f"rows[{k}]: must be in [0, {n}) (a sequence index), got {rp[k]}")
+    return out
 
 
 cdef const slot_t[::1] _shingle_set(object obj, str name):
@@ -1439,13 +1459,15 @@ cdef class MinHasher:
         th = _scan(texts)
         return self._term_hash_signatures(th.values, th.offsets, size, nthreads)
 
-    def term_hash_signatures(self, values, offsets, /, shingle_size=3, *, threads=1):
+    def term_hash_signatures(self, values, offsets, /, shingle_size=3, *, threads=1, rows=None):
         """Signatures of the shingle sets of n term-hash sequences in CSR form.
 
         Sequence k is ``values[offsets[k]:offsets[k + 1]]`` (uint64 term hashes, e.g. from
         :func:`ckn.scanner.scan`); row k equals ``self.signature(shingle_hashes(sequence k,
         shingle_size))``. Shingling and hashing run in C with the GIL released. ``threads``: at
         most this many threads compute the signatures (see :meth:`signatures_flat`).
+        ``rows`` (optional): sequence indices; row k of the result is then that of sequence
+        ``rows[k]`` (a subset or reordering of a pool without copying its hashes).
 
         >>> from ckn.scanner import scan
         >>> mh = MinHasher(8)
@@ -1458,14 +1480,18 @@ cdef class MinHasher:
         cdef const hash_t[::1] hv = _hashes(values, "values")
         cdef array.array off = _offsets_array(offsets)
         _check_offsets(off, hv.shape[0])
-        return self._term_hash_signatures(hv, off, size, nthreads)
+        return self._term_hash_signatures(hv, off, size, nthreads,
+                                          None if rows is None else _rows_array(rows, len(off) - 1))
 
     cdef SignatureMatrix _term_hash_signatures(self, const hash_t[::1] hashes, array.array toff,
-                                               Py_ssize_t size, Py_ssize_t threads):
-        cdef Py_ssize_t n = len(toff) - 1, k, total = 0
+                                               Py_ssize_t size, Py_ssize_t threads,
+                                               array.array rows=None):
+        cdef Py_ssize_t n = len(toff) - 1 if rows is None else len(rows), k, r, total = 0
         cdef index_t* tp = <index_t*>toff.data.as_voidptr
+        cdef const index_t* rp = NULL if rows is None else <index_t*>rows.data.as_voidptr
         for k in range(n):
-            total += minhash_shingle_count(tp[k + 1] - tp[k], size)
+            r = k if rp == NULL else rp[k]
+            total += minhash_shingle_count(tp[r + 1] - tp[r], size)
         cdef array.array values = array.clone(_SLOT_TEMPLATE, total, False)
         cdef array.array offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
         cdef const hash_t* hp = &hashes[0] if hashes.shape[0] > 0 else NULL
@@ -1480,11 +1506,11 @@ cdef class MinHasher:
             out = array.clone(_SLOT_TEMPLATE, n * perms, False)
             sig = _sp(out)
             with nogil:
-                _csr_shingle_sets(hp, tp, n, size, vp, op)
+                _csr_shingle_sets(hp, tp, rp, n, size, vp, op)
                 minhash_signatures(vp, op, n, a, b, perms, sig)
             return SignatureMatrix(out, n, perms)
         with nogil:
-            _csr_shingle_sets(hp, tp, n, size, vp, op)
+            _csr_shingle_sets(hp, tp, rp, n, size, vp, op)
         return self._csr_signatures(values, offsets, n, threads)
 
     def text_signature(self, text, /, shingle_size=3):

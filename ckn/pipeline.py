@@ -222,8 +222,9 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
 
     Per-chunk values live in lists indexed by fused position until then. One text pass
     (docs/algorithms.md): the term hashes BM25 used are reused for the shingles whenever
-    sanitizing left the text exactly as it was; the survivors' term hashes go to the MinHash
-    kernel as one CSR buffer (one call, GIL released).
+    sanitizing left the text exactly as it was; the MinHash kernel reads the survivors' rows
+    of them in place (one call, GIL released), or, when the sanitizer changed a text, one CSR
+    buffer of the survivors' hashes.
     """
     params = cols.params
     ids, texts, cand_tokens = cols.ids, cols.texts, cols.tokens
@@ -264,7 +265,11 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     for pos in empty:
         status[pos] = "dropped_empty"
         reason[pos] = "every line was redacted" if redactions[pos] else "the text is empty"
-    term_hashes, survivor_offsets = gather_hashes(scanned.values, scanned.offsets, rows, replaced)
+    if replaced:  # survivor k's term hashes: a CSR of the scanned rows and the changed texts'
+        term_hashes, term_offsets = gather_hashes(scanned.values, scanned.offsets, rows, replaced)
+        row_of = None
+    else:  # read in place: survivor k's are those of scanned row rows[k]
+        term_hashes, term_offsets, row_of = scanned.values, scanned.offsets, rows
     term_view = memoryview(term_hashes)
     size = params.shingle_size
     sets: dict[int, object] = {}
@@ -272,12 +277,12 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     def shingle_set(k: int):
         """Sorted distinct shingle hashes of survivor k (only built where needed)."""
         if k not in sets:
-            sets[k] = shingle_hashes(
-                term_view[survivor_offsets[k]:survivor_offsets[k + 1]], size)
+            r = k if row_of is None else row_of[k]
+            sets[k] = shingle_hashes(term_view[term_offsets[r]:term_offsets[r + 1]], size)
         return sets[k]
 
     signatures = hasher(params.minhash_permutations).term_hash_signatures(
-        term_hashes, survivor_offsets, size)
+        term_hashes, term_offsets, size, rows=row_of)
     result = dedup(signatures, params.near_dup_threshold,
                    exact_sets=([shingle_set(k) for k in range(len(survivors))]
                                if params.dedup_exact else None))

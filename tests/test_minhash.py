@@ -558,6 +558,37 @@ def test_signatures_flat_equals_signatures(sets):
         [shingle_hashes(th_values[:3]), shingle_hashes(th_values[3:])])
 
 
+@given(st.lists(st.lists(st.integers(0, 2**64 - 1), max_size=7), max_size=6), st.data(),
+       st.integers(1, 4))
+def test_term_hash_signatures_of_rows_read_the_sequences_in_place(seqs, data, size):
+    # rows=[...]: row k is sequence rows[k] (any subset, order, repeats), as if gathered
+    values = array.array("Q", [h for q in seqs for h in q])
+    offsets = [0]
+    for q in seqs:
+        offsets.append(offsets[-1] + len(q))
+    rows = data.draw(st.lists(st.integers(0, len(seqs) - 1), max_size=8)) if seqs else []
+    gathered = [h for r in rows for h in seqs[r]]
+    gathered_offsets = [0]
+    for r in rows:
+        gathered_offsets.append(gathered_offsets[-1] + len(seqs[r]))
+    want = MH64.term_hash_signatures(gathered, gathered_offsets, size)
+    assert MH64.term_hash_signatures(values, offsets, size, rows=rows) == want
+    assert MH64.term_hash_signatures(values, offsets, size, rows=rows, threads=2) == want
+    assert MH64.term_hash_signatures(values, offsets, size, rows=range(len(seqs))) == (
+        MH64.term_hash_signatures(values, offsets, size))
+
+
+@pytest.mark.parametrize("rows, error, match", [
+    ([0, 2], CknValueError, r"rows\[1\]: must be in \[0, 2\)"),
+    ([-1], CknValueError, r"rows\[0\]"),
+    ("01", CknTypeError, "rows"),
+    ([0.5], CknTypeError, "rows"),
+])
+def test_term_hash_signatures_rejects_bad_rows(rows, error, match):
+    with pytest.raises(error, match=match):
+        MH64.term_hash_signatures([1, 2, 3], [0, 2, 3], rows=rows)
+
+
 @pytest.mark.parametrize("values, offsets, error, match", [
     ([1, 2], [0, 1], CknValueError, "end at len"),
     ([1, 2], [1, 2], CknValueError, "start at 0"),
