@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from .bm25 import bm25_scores_hashed
 from .context import _render
-from .errors import CknValueError, InputError, InputTypeError
+from .errors import CknValueError, InputTypeError
 from ._dense import build_chunks, gather_hashes, knapsack_choice, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .minhash import MinHasher, dedup, jaccard, shingle_hashes
@@ -311,18 +311,16 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
         # utility and value, the exact knapsack over the kept survivors that fit the budget (a
         # chunk longer than the budget is in no feasible subset, so any token count is
         # accepted, SPEC §3), and their statuses and reasons
-        recount = None
-        if count_tokens is not None:
-            def recount(pos: int) -> int:
-                return _recount(count_tokens, ids[order[pos]], clean_texts[pos])
+        def recount(pos: int) -> int:
+            return _recount(count_tokens, ids[order[pos]], clean_texts[pos])
+
         knapsack_choice(survivors, status, reason, order, ids, rrf, overlap,
                         params.redundancy_lambda, params.utility_scale, utility, value, tokens,
-                        params.token_budget, recount)
+                        params.token_budget, None if count_tokens is None else recount)
 
     return build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
                         rrf, status, reason, clean_texts, redactions, duplicate, tokens, overlap,
                         utility, value)
-
 
 
 def _recount(count_tokens: TokenCounter, chunk_id: str, text: str) -> int:
