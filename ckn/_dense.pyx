@@ -20,22 +20,18 @@ from libc.string cimport memchr, memcmp, memcpy
 from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicode_DATA,
                               PyUnicode_KIND, PyUnicode_READ)
 
-from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
-from ckn.knapsack cimport knapsack_solve, knapsack_workspace_size
-from ckn.typedefs cimport CKN_EOVERFLOW, CKN_OK, NOGIL_MIN_WORK
+from ckn.typedefs cimport NOGIL_MIN_WORK
 
 import array as _pyarray
 
-from ckn.errors import CknMemoryError, CknValueError
-from ckn.knapsack import DEFAULT_MAX_MEMORY as _DEFAULT_MAX_MEMORY_PY
+from ckn.errors import CknValueError
+from ckn.knapsack import solve
 
 __all__ = ["float64_array", "cosine_scores", "candidate_columns", "rank_positions", "fuse",
            "rrf_scores", "fused_order", "sanitized_survivors", "gather_hashes", "build_chunks",
            "knapsack_choice"]
 
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
-cdef int64_t _INT64_MAX = 0x7FFFFFFFFFFFFFFF
-cdef size_t _DEFAULT_MAX_MEMORY = _DEFAULT_MAX_MEMORY_PY  # solve()'s keep-bitset cap
 cdef double _LOW = 2.0 ** -900
 cdef double _HIGH = 2.0 ** 900
 
@@ -1215,21 +1211,24 @@ def knapsack_choice(list survivors, list status, list reason, list order, list i
        same double operations in the same order as the Python expression, no fused
        multiply-add); CknValueError naming the candidate if a value does not fit in int64.
     2. With ``recount``, ``tokens[pos] = recount(pos)`` for each (the caller's token counter).
-    3. The exact knapsack (``knapsack_solve`` with :func:`ckn.knapsack.solve`'s defaults) over
-       those whose ``tokens[pos]`` fit ``budget`` (a longer chunk is in no feasible subset, so
-       the optimum and its tie-break are those of all of them), in that order: ``status[pos]``
-       becomes ``"selected"`` or ``"not_selected"`` and ``reason[pos]`` says why. A budget
-       above 2**63 - 1 is capped there, as ``solve`` does; a fitting count beyond int64 is a
-       CknValueError naming the candidate.
+    3. :func:`ckn.knapsack.solve` over those whose ``tokens[pos]`` fit ``budget`` (a longer
+       chunk is in no feasible subset, so the optimum and its tie-break are those of all of
+       them), in that order, handed int64 arrays it reads in place: ``status[pos]`` becomes
+       ``"selected"`` or ``"not_selected"`` and ``reason[pos]`` says why. A fitting count
+       beyond int64 (a budget above 2**63 - 1) is a CknValueError naming the candidate.
 
-    O(n) plus the solve; the solve runs with the GIL released from 256 items on."""
+    O(n) plus the solve."""
     cdef list kept = [pos for pos in survivors if status[pos] == "kept"]
-    cdef Py_ssize_t j, i, pos, m = len(kept), n = 0, k
+    cdef Py_ssize_t j, i, pos, m = len(kept), n = 0
     cdef double u, x
     cdef int overflow
     cdef int64_t t, c_budget
-    cdef bint big_budget = False
-    cdef list values = [None] * m
+    cdef array.array weights = array.clone(_I64_TEMPLATE, m, False)
+    cdef array.array values = array.clone(_I64_TEMPLATE, m, False)
+    cdef array.array fit = array.clone(_I64_TEMPLATE, m, False)  # item k is kept[fit[k]]
+    cdef int64_t* wp = <int64_t*>weights.data.as_voidptr
+    cdef int64_t* vp = <int64_t*>values.data.as_voidptr
+    cdef int64_t* fp = <int64_t*>fit.data.as_voidptr
     for j in range(m):
         pos = kept[j]
         i = order[pos]
@@ -1240,74 +1239,39 @@ def knapsack_choice(list survivors, list status, list reason, list order, list i
                 f"candidates[{i}] ({ids[i]!r}): knapsack value floor(adjusted_utility · "
                 f"utility_scale + 0.5) = floor({x!r}) does not fit in int64; lower "
                 f"utility_scale or rrf_weights")
-        v = PyLong_FromDouble(floor(x))
+        vp[j] = <int64_t>floor(x)
         utility[pos] = u
-        value[pos] = v
-        values[j] = v
+        value[pos] = vp[j]
     if recount is not None:
         for pos in kept:
             tokens[pos] = recount(pos)
     c_budget = PyLong_AsLongLongAndOverflow(budget, &overflow)
-    if overflow:
-        c_budget = _INT64_MAX
-        big_budget = True
-    cdef int64_t* weights = <int64_t*>malloc(2 * (m if m > 0 else 1) * sizeof(int64_t))
-    cdef int64_t* item_values = weights + m
-    cdef Py_ssize_t* fit = <Py_ssize_t*>malloc((m if m > 0 else 1) * sizeof(Py_ssize_t))
-    cdef uint8_t* chosen = <uint8_t*>malloc(m if m > 0 else 1)
-    cdef void* workspace = NULL
-    cdef size_t size
-    cdef int code
-    cdef int64_t total_value, total_weight
-    try:
-        if weights == NULL or fit == NULL or chosen == NULL:
-            raise MemoryError()
-        for j in range(m):
-            pos = kept[j]
-            t = PyLong_AsLongLongAndOverflow(tokens[pos], &overflow)
-            if overflow:  # beyond int64: fits only a budget beyond it, and then cannot be weighed
-                if big_budget and tokens[pos] <= budget:
-                    i = order[pos]
-                    raise CknValueError(
-                        f"candidates[{i}] ({ids[i]!r}): {tokens[pos]} tokens do not fit in the "
-                        f"knapsack's int64 weights; lower token_budget below 2**63")
-                continue
-            if t > c_budget:
-                continue
-            fit[n] = j
-            weights[n] = t
-            item_values[n] = values[j]
+    if overflow:  # the knapsack weighs int64: a budget beyond it is capped, as solve() does
+        c_budget = 0x7FFFFFFFFFFFFFFF
+    for j in range(m):
+        pos = kept[j]
+        t = PyLong_AsLongLongAndOverflow(tokens[pos], &overflow)
+        if overflow:  # beyond int64: fits only a budget beyond it, and then cannot be weighed
+            if tokens[pos] <= budget:
+                i = order[pos]
+                raise CknValueError(
+                    f"candidates[{i}] ({ids[i]!r}): {tokens[pos]} tokens do not fit in the "
+                    f"knapsack's int64 weights; lower token_budget below 2**63")
+            continue
+        if t <= c_budget:
+            fp[n] = j
+            wp[n] = t
+            vp[n] = vp[j]  # n <= j: values not yet read are not overwritten
             n += 1
-        size = knapsack_workspace_size(weights, n, c_budget, _DEFAULT_MAX_MEMORY)
-        if size == <size_t>-1:
-            raise CknMemoryError("knapsack workspace size overflows size_t; the budget is too large")
-        workspace = PyMem_RawMalloc(size if size > 0 else 1)
-        if workspace == NULL:
-            raise CknMemoryError(f"cannot allocate {size} bytes of knapsack workspace")
-        if n >= 256 or <double>n * c_budget >= 256.0 * NOGIL_MIN_WORK:  # as solve() does
-            with nogil:
-                code = knapsack_solve(weights, item_values, n, c_budget, workspace, size, chosen,
-                                      &total_value, &total_weight)
-        else:
-            code = knapsack_solve(weights, item_values, n, c_budget, workspace, size, chosen,
-                                  &total_value, &total_weight)
-        if code == CKN_EOVERFLOW:
-            raise CknValueError("values: their sum overflows int64")
-        if code != CKN_OK:
-            raise CknValueError(f"knapsack_solve failed with status {code}")
-        for k in range(n):
-            if chosen[k]:
-                pos = kept[fit[k]]
-                status[pos] = "selected"
-                reason[pos] = "in the optimal subset"
-        for pos in kept:
-            if status[pos] == "kept":
-                status[pos] = "not_selected"
-                reason[pos] = (f"{tokens[pos]} tokens exceed the budget of {budget}"
-                               if tokens[pos] > budget else
-                               "not in the optimal subset under the token budget")
-    finally:
-        PyMem_RawFree(workspace)
-        free(weights)
-        free(fit)
-        free(chosen)
+    array.resize(weights, n)
+    array.resize(values, n)
+    for k in solve(weights, values, budget).indices:
+        pos = kept[fp[<Py_ssize_t>k]]
+        status[pos] = "selected"
+        reason[pos] = "in the optimal subset"
+    for pos in kept:
+        if status[pos] == "kept":
+            status[pos] = "not_selected"
+            reason[pos] = (f"{tokens[pos]} tokens exceed the budget of {budget}"
+                           if tokens[pos] > budget else
+                           "not in the optimal subset under the token budget")

@@ -5329,8 +5329,7 @@ def _checked(search, compiled):
 
 def _checked_search(search, compiled):
     """``_checked``'s search, as a callable."""
-    checked = _checked(search, compiled)
-    return checked if compiled is None else checked.search
+    return search if compiled is None else _checked(search, compiled).search
 
 
 _ALL_RULES = tuple(range(len(RULES)))
