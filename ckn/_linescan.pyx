@@ -6,8 +6,12 @@ on ``\\n`` into lines, cuts a line longer than ``segment_min`` code points into 
 after ``。``, ``！`` or ``？``), and keeps, for each segment, only what the Python pre-filter
 ``sanitizer._ascii_plan`` would look at:
 
-* a segment with any code point >= 128 is always a candidate (the Python normalisation — NFKC,
-  invisible characters, Tag decoding, look-alikes — decides it);
+* a segment with any code point >= 128 is a candidate (the Python normalisation — NFKC,
+  invisible characters, Tag decoding, look-alikes — decides it), unless, with ``checks`` and
+  their fold table, each of its code points has a context-free ASCII fold (accents,
+  typographic punctuation, fullwidth forms, ligatures: ``sanitizer._fold`` code point by code
+  point): then its fold is read as one plain-ASCII segment, with the directive model's bit
+  set (the model scores every non-ASCII segment), and checked as below (``_folded_mask``);
 * a plain-ASCII segment is a candidate when one of its words is an anchor word or it contains
   a marker pair (``<|``, ``</``, ``![`` …), and the rule's requirements are met. Words are taken
   as ``_ascii_plan`` takes them: bytes mapped through the same 256-byte table (lower case, leet
@@ -381,6 +385,7 @@ cdef extern from *:
 ckn_ls_init_masks()
 
 import os as _os
+import sys as _sys
 
 from ckn.errors import CknTypeError
 
@@ -392,6 +397,8 @@ cdef bint _SIMD_FACTS = _os.environ.get("CKN_NO_SIMD") != "1"
 
 cdef enum:
     _HASH_READ = 24  # ckn_ls_hash may read this many bytes from the start of a word
+    _FOLD_MAX = 7    # bytes of one code point's fold at most (ViewChecks' fold table)
+    _NO_FOLD = 0xFF  # the length byte of a code point with no fold in the table
 
 
 ctypedef struct _Checks:
@@ -399,6 +406,14 @@ ctypedef struct _Checks:
     const DirectiveTables* model     # the directive model's weights, or NULL
     _Mask model_bit                  # the rule bit the model's anchor words set
     _Mask reads                      # the bits that are worth a look at the views
+    const uint8_t* fold_pages        # 256 bytes: 1 + the page of each block of 256 code points
+                                     # in ``fold`` (0: no code point of the block folds), or NULL
+    const uint64_t* fold             # 256 entries per page: a code point's fold (_folded)
+
+
+ctypedef struct _FoldScratch:
+    uint8_t* data                    # a folded segment, then its work area (_folded_mask)
+    index_t size                     # bytes at ``data``
 
 
 ctypedef struct _Plan:
@@ -1128,9 +1143,85 @@ cdef _Mask _checked(const ucs_t* d, index_t n, const _Checks* checks, uint8_t* v
     return mask
 
 
+cdef index_t _folded(const ucs_t* d, index_t n, const _Checks* checks,
+                     uint8_t* out) noexcept nogil:
+    """``sanitizer._fold`` of the ``n`` code points at ``d`` as plain ASCII, written to ``out``
+    unless it is NULL: every code point >= 128 must have a fold in the table
+    (``checks.fold``: context-free, at most ``_FOLD_MAX`` bytes), an ASCII one folds to its
+    lower case. Returns the fold's length, or -1 when a code point has no fold. O(n)."""
+    cdef index_t i, m = 0, k
+    cdef uint32_t c
+    cdef uint64_t e
+    cdef uint8_t page
+    for i in range(n):
+        c = d[i]
+        if c < 128:
+            if out != NULL:
+                out[m] = c + 32 if 65 <= c <= 90 else c
+            m += 1
+            continue
+        if ucs_t is uint32_t:
+            if c > 0xFFFF:
+                return -1
+        page = checks.fold_pages[c >> 8]
+        if page == 0:
+            return -1
+        e = checks.fold[(<index_t>(page - 1) << 8) | (c & 255)]
+        if e & 255 == _NO_FOLD:
+            return -1
+        if out != NULL:
+            for k in range(<index_t>(e & 255)):
+                out[m + k] = (e >> (8 * k + 8)) & 255
+        m += e & 255
+    return m
+
+
+cdef bint _folded_mask(const ucs_t* d, index_t n, const _Plan* plan, uint64_t* found,
+                       _FoldScratch* scratch, _Mask* mask) noexcept nogil:
+    """For a segment with a code point >= 128 (``d[:n]``) whose fold (``_folded``) is plain
+    ASCII: set ``mask`` to the mask of the fold read as one plain-ASCII segment
+    (``sanitizer._folded_ascii``: the segment's views are the fold's), with the directive
+    model's bit set before the views are checked (the model scores every non-ASCII segment),
+    plus ``NON_ASCII`` when a bit remains (0 otherwise), and return True. False (``mask``
+    untouched) when the segment does not fold, folds to nothing, or memory runs out. The fold
+    and its work area go to ``scratch``, grown with ``realloc``. O(n + the fold's checks)."""
+    cdef index_t m = _folded(d, n, plan.checks, NULL), at, size, stop
+    cdef uint8_t* grown
+    cdef uint8_t* work
+    cdef _Mask bits
+    if m <= 0:
+        return False
+    at = (m + _HASH_READ + 15) & ~(<index_t>7)   # the work area, 8-byte aligned, after the fold
+    size = at + _work_size(m, plan)
+    if scratch.size < size:
+        grown = <uint8_t*>realloc(scratch.data, size)
+        if grown == NULL:
+            return False
+        scratch.data = grown
+        scratch.size = size
+    _folded(d, n, plan.checks, scratch.data)
+    work = scratch.data + at
+    _translate_line(<const uint8_t*>scratch.data, m, plan, work,
+                    <uint64_t*>(work + _special_offset(m)), <uint64_t*>(work + _breaks_offset(m)))
+    bits = _span_mask(<const uint8_t*>scratch.data, 0, 0, m, False, plan, work,
+                      <uint64_t*>(work + _special_offset(m)),
+                      <uint64_t*>(work + _breaks_offset(m)), &stop)
+    bits.lo |= plan.checks.model_bit.lo
+    bits.hi |= plan.checks.model_bit.hi
+    if (bits.hi & _SPACED_OUT_HI == 0
+            and (bits.lo & plan.checks.reads.lo or bits.hi & plan.checks.reads.hi)):
+        bits = _checked(<const uint8_t*>scratch.data, m, plan.checks, work + _views_offset(m),
+                        found, <int32_t*>(work + _ranks_offset(m)), bits)
+    if bits.lo or bits.hi:
+        bits.hi |= _NON_ASCII_HI
+    mask[0] = bits
+    return True
+
+
 cdef index_t _candidates(
     const ucs_t* d, index_t n, index_t segment_min, const _Plan* plan,
     uint8_t* work, uint64_t* found, index_t* out, index_t cap, uint8_t* crlf,
+    _FoldScratch* scratch,
 ) noexcept nogil:
     cdef index_t i = 0, start, end, seg, stop, count = 0
     cdef bint split
@@ -1158,6 +1249,8 @@ cdef index_t _candidates(
                     and (mask.lo & plan.checks.reads.lo or mask.hi & plan.checks.reads.hi)):
                 mask = _checked(d + seg, stop - seg, plan.checks, work + _views_offset(n),
                                 found, <int32_t*>(work + _ranks_offset(n)), mask)
+            elif plan.checks != NULL and plan.checks.fold != NULL and mask.hi & _NON_ASCII_HI:
+                _folded_mask(d + seg, stop - seg, plan, found, scratch, &mask)
             count = _emit(out, cap, count, start, end, seg, stop, mask)
             if stop >= end:
                 break
@@ -1169,6 +1262,7 @@ cdef index_t _candidates(
 cdef index_t linescan_candidates(
     const void* data, int kind, index_t n, index_t segment_min, const _Plan* plan,
     uint8_t* work, uint64_t* found, index_t* out, index_t cap, uint8_t* crlf,
+    _FoldScratch* scratch,
 ) noexcept nogil:
     """Write ``line_start, line_end, start, end, mask lo, mask hi`` of every candidate segment of the ``n``
     code points at ``data`` (PEP 393 ``kind`` 1, 2 or 4) to ``out``; return how many segments.
@@ -1181,22 +1275,26 @@ cdef index_t linescan_candidates(
     room for ``6 * cap`` indices (the first ``cap`` segments are written; the return value
     counts them all, so a caller can retry with more room). A mask is the rule bits, plus
     ``SPACED_OUT``, or just ``NON_ASCII`` for a segment with a code point >= 128 (128 bits: the
-    low and the high word). ``*crlf`` is set to 1 when a line ends in ``\\r`` (the text holds
-    ``\\r\\n``), else left as it is.
+    low and the high word). With ``plan.checks`` and its fold table, such a segment whose fold is
+    plain ASCII is read as its fold instead (``_folded_mask``): it is left out when no bit
+    remains, else its mask is the fold's bits plus ``NON_ASCII``. ``*crlf`` is set to 1 when a
+    line ends in ``\\r`` (the text holds ``\\r\\n``), else left as it is. ``scratch``: the
+    folds' buffer (the caller frees ``scratch.data``).
     """
     if kind == 1:
         return _candidates(<const uint8_t*>data, n, segment_min, plan, work, found, out, cap,
-                           crlf)
+                           crlf, scratch)
     if kind == 2:
         return _candidates(<const uint16_t*>data, n, segment_min, plan, work, found, out, cap,
-                           crlf)
-    return _candidates(<const uint32_t*>data, n, segment_min, plan, work, found, out, cap, crlf)
+                           crlf, scratch)
+    return _candidates(<const uint32_t*>data, n, segment_min, plan, work, found, out, cap, crlf,
+                       scratch)
 
 
 cdef bint _candidates_many(const void** data, const int* kinds, const index_t* lengths, index_t m,
                            index_t segment_min, const _Plan* plan, uint8_t* work, uint64_t* found,
                            index_t** out, index_t* cap, index_t* counts,
-                           uint8_t* crlf) noexcept nogil:
+                           uint8_t* crlf, _FoldScratch* scratch) noexcept nogil:
     """``linescan_candidates`` of the ``m`` texts one after another into ``*out`` (``*cap``
     indices, grown with ``realloc`` as needed); ``counts[i]``: text i's segments; ``crlf[i]``:
     whether text i holds ``\\r\\n`` (found as its lines are split). ``work``: ``_work_size`` of the longest
@@ -1206,7 +1304,8 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
     for i in range(m):
         crlf[i] = 0
         count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
-                                    found, out[0] + used, (cap[0] - used) // 6, crlf + i)
+                                    found, out[0] + used, (cap[0] - used) // 6, crlf + i,
+                                    scratch)
         if 6 * count > cap[0] - used:  # grow, then run this text again
             cap[0] = 2 * cap[0] + 6 * count
             grown = <index_t*>realloc(out[0], cap[0] * sizeof(index_t))
@@ -1214,7 +1313,8 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
                 return True
             out[0] = grown
             count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
-                                        found, out[0] + used, (cap[0] - used) // 6, crlf + i)
+                                        found, out[0] + used, (cap[0] - used) // 6, crlf + i,
+                                        scratch)
         counts[i] = count
         used += 6 * count
     return False
@@ -1412,6 +1512,9 @@ cdef class LineScanner:
         cap = 6 * (m + 64)
         cdef index_t* o = <index_t*>malloc(cap * sizeof(index_t))
         cdef bint failed
+        cdef _FoldScratch scratch
+        scratch.data = NULL
+        scratch.size = 0
         try:
             if not (data and kinds and lengths and counts and has_crlf and w and o):
                 raise MemoryError()
@@ -1424,10 +1527,10 @@ cdef class LineScanner:
             if total >= NOGIL_MIN_WORK:
                 with nogil:
                     failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w,
-                                              found, &o, &cap, counts, has_crlf)
+                                              found, &o, &cap, counts, has_crlf, &scratch)
             else:
                 failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w,
-                                          found, &o, &cap, counts, has_crlf)
+                                          found, &o, &cap, counts, has_crlf, &scratch)
             if failed:
                 raise MemoryError()
             result = []
@@ -1450,6 +1553,7 @@ cdef class LineScanner:
             free(w)
             free(found)
             free(o)
+            free(scratch.data)
 
     def candidates(self, str text not None, index_t segment_min, ViewChecks checks=None):
         """Flat ``[line_start, line_end, start, end, mask, …]`` for the segments of ``text`` that
@@ -1473,6 +1577,9 @@ cdef class LineScanner:
         plan.checks = NULL if checks is None else &checks.c
         cdef uint8_t* w = <uint8_t*>malloc(_work_size(n, &plan))
         cdef uint64_t* found = NULL
+        cdef _FoldScratch scratch
+        scratch.data = NULL
+        scratch.size = 0
         if w == NULL:
             raise MemoryError()
         try:
@@ -1482,10 +1589,10 @@ cdef class LineScanner:
                 if n >= NOGIL_MIN_WORK:
                     with nogil:
                         count = linescan_candidates(data, kind, n, segment_min, &plan, w,
-                                                    found, o, cap, &crlf)
+                                                    found, o, cap, &crlf, &scratch)
                 else:
                     count = linescan_candidates(data, kind, n, segment_min, &plan, w,
-                                                found, o, cap, &crlf)
+                                                found, o, cap, &crlf, &scratch)
                 if count <= cap:
                     break
                 cap = count
@@ -1495,21 +1602,52 @@ cdef class LineScanner:
         finally:
             free(w)
             free(found)
+            free(scratch.data)
 
 
 cdef class ViewChecks:
     """What the compiled pass checks on a plain-ASCII segment's views (``_checked``): the
     rules' literal formulas per rule bit (``formulas``), and, when ``model`` is given, the
-    directive model's score, whose anchor words set rule bit ``model_bit`` (0..125). Read
-    without the GIL; immutable."""
+    directive model's score, whose anchor words set rule bit ``model_bit`` (0..125). With
+    ``fold`` (bytes), a segment with a code point >= 128 whose code points all have a fold in
+    that table is read as its fold (``_folded_mask``): 256 bytes, for each block of 256 code
+    points 0 or 1 + its page, then 256 native-endian uint64 per page, one per code point of the
+    block: ``(fold bytes, little-endian) << 8 | length`` (length <= 7, all bytes ASCII), or
+    ``0xFF`` for no fold. The table must be context-free: the fold of a string of ASCII and
+    table code points is the folds of its code points, ASCII lower-cased (``sanitizer`` builds
+    and tests it). Read without the GIL; immutable."""
 
     cdef _Checks c
     cdef readonly FormulaBits formulas
     cdef readonly AsciiScorer model
+    cdef readonly bytes fold
+    cdef uint8_t* _fold
 
-    def __cinit__(self, FormulaBits formulas not None, AsciiScorer model, int model_bit):
+    def __cinit__(self, FormulaBits formulas not None, AsciiScorer model, int model_bit,
+                  bytes fold=None):
+        cdef Py_ssize_t pages, k
         if not 0 <= model_bit < 126:
             raise ValueError(f"model_bit: {model_bit} is not in 0..125")
+        self.c.fold_pages = NULL
+        self.c.fold = NULL
+        if fold is not None:
+            pages = max(fold[:256], default=0)
+            if len(fold) != 256 + 8 * 256 * pages or pages == 0:
+                raise ValueError(f"fold: {len(fold)} bytes is not 256 page bytes and 256 entries"
+                                 f" of 8 bytes for each of {pages} pages")
+            for k in range(256 * pages):
+                e = int.from_bytes(fold[256 + 8 * k:264 + 8 * k], _sys.byteorder)
+                length = e & 255
+                if length != _NO_FOLD and (length > _FOLD_MAX or e >> (8 + 8 * length)
+                                           or not (e >> 8).to_bytes(7, "little").isascii()):
+                    raise ValueError(f"fold: entry {k} is not up to {_FOLD_MAX} ASCII bytes")
+            self._fold = <uint8_t*>malloc(len(fold))  # (8-byte aligned for the entries)
+            if self._fold == NULL:
+                raise MemoryError()
+            memcpy(self._fold, <const char*>fold, len(fold))
+            self.fold = fold
+            self.c.fold_pages = self._fold
+            self.c.fold = <const uint64_t*>(self._fold + 256)
         self.formulas = formulas
         self.model = model
         self.c.formulas = &formulas.data
@@ -1518,6 +1656,31 @@ cdef class ViewChecks:
         self.c.model_bit.hi = (1ULL << (model_bit - 64)) if model_bit >= 64 else 0
         self.c.reads.lo = formulas.data.covered[0] | (self.c.model_bit.lo if model is not None else 0)
         self.c.reads.hi = formulas.data.covered[1] | (self.c.model_bit.hi if model is not None else 0)
+
+    def __dealloc__(self):
+        free(self._fold)
+
+    def folded(self, str text not None):
+        """The fold of ``text`` as the compiled pass reads it (``_folded``): a str, or None when
+        a code point >= 128 has no fold in the table (or there is no table). O(len(text))."""
+        if self.c.fold == NULL:
+            return None
+        cdef index_t n = PyUnicode_GET_LENGTH(text), m
+        cdef int kind = PyUnicode_KIND(text)
+        cdef const void* data = PyUnicode_DATA(text)
+        m = (_folded(<const uint8_t*>data, n, &self.c, NULL) if kind == 1 else
+             _folded(<const uint16_t*>data, n, &self.c, NULL) if kind == 2 else
+             _folded(<const uint32_t*>data, n, &self.c, NULL))
+        if m < 0:
+            return None
+        cdef bytearray out = bytearray(m)
+        if kind == 1:
+            _folded(<const uint8_t*>data, n, &self.c, <uint8_t*>out)
+        elif kind == 2:
+            _folded(<const uint16_t*>data, n, &self.c, <uint8_t*>out)
+        else:
+            _folded(<const uint32_t*>data, n, &self.c, <uint8_t*>out)
+        return out.decode("ascii")
 
 
 cdef list _spans(const index_t* o, index_t count):

@@ -48,6 +48,7 @@ import re
 import string
 import threading
 import unicodedata
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -5266,8 +5267,47 @@ def _view_checks():
     if checks is None or checks[0] is not _MODEL:
         _formula_table()
         checks = _VIEW_CHECKS = (_MODEL, _ViewChecks(_FORMULA_BITS, _MODEL._scorer(),
-                                                     _MODEL_BIT.bit_length() - 1))
+                                                     _MODEL_BIT.bit_length() - 1, _fold_table()))
     return checks[1]
+
+
+# Blocks of 256 code points that hold characters folding to ASCII on their own: Latin-1 and the
+# Latin extensions, phonetic small capitals, general punctuation (quotes, dashes, invisible
+# characters), super- and subscripts, letter-like symbols and number forms, enclosed
+# alphanumerics, ligatures, variation selectors and small forms, fullwidth forms.
+_FOLD_BLOCKS = (0x00, 0x01, 0x02, 0x1D, 0x1E, 0x20, 0x21, 0x24, 0xFB, 0xFE, 0xFF)
+
+
+def _folds_alone(char: str) -> bytes | None:
+    """The fold (``_fold``) of a code point >= 128 of ``_FOLD_BLOCKS`` as at most 7 ASCII bytes
+    when it is the same whatever stands around it: the character is a starter (canonical
+    combining class 0) whose decomposition starts with a starter, so that normalisation never
+    reorders or composes it with a neighbour of these blocks (tests check every pair), and it
+    is not invisible (``_folded_ascii``); else None."""
+    folded = _fold(char)
+    if (not folded or not folded.isascii() or len(folded) > 7
+            or not all(" " <= c < "\x7f" for c in folded)
+            or unicodedata.combining(char)
+            or unicodedata.combining(unicodedata.normalize("NFKD", char)[:1] or " ")):
+        return None
+    return folded.encode("ascii")
+
+
+def _fold_table() -> bytes:
+    """The compiled pass's table of the code points >= 128 that fold to ASCII on their own
+    (``_folds_alone``), in the layout ``ckn._linescan.ViewChecks`` reads: 256 page bytes (1 +
+    the page of each block of ``_FOLD_BLOCKS``, else 0), then 256 native-endian uint64 per
+    page, ``fold << 8 | length`` or 0xFF. Built on first use (about 3,000 folds)."""
+    pages = bytearray(256)
+    entries = array("Q")
+    for page, block in enumerate(_FOLD_BLOCKS, 1):
+        pages[block] = page
+        for low in range(256):
+            code = block << 8 | low
+            folded = _folds_alone(chr(code)) if code >= 128 else None
+            entries.append(0xFF if folded is None
+                           else int.from_bytes(folded, "little") << 8 | len(folded))
+    return bytes(pages) + entries.tobytes()
 
 
 def _matcher_for(index: int, ascii_twin: bool):
@@ -5586,12 +5626,14 @@ def _first_rule(rules: tuple[int, ...], views: tuple[str, ...], below: int) -> i
 
 def _folded_ascii(segment: str) -> str | None:
     """For a segment with a non-ASCII code point: the plain-ASCII text whose normalised views
-    are exactly the segment's, its fold (``_fold``: NFKC, invisible characters dropped, case
-    folded, accents and typographic punctuation read as ASCII), when that is plain ASCII on one
-    line and the segment holds no Tag character or U+202E (each adds a view); else None. The
-    views of a plain-ASCII text are those of its lower-cased form, and a folded text is lower
-    case. O(len(segment))."""
-    if "\u202e" in segment or _TAGS.search(segment) is not None:
+    are exactly the segment's, its fold (``_fold``: NFKC, case folded, accents and typographic
+    punctuation read as ASCII), when that is plain ASCII on one line and the segment holds no
+    Tag character or U+202E (each adds a view) and no invisible character; else None. The views
+    of a plain-ASCII text are those of its lower-cased form, and a folded text is lower case.
+    (Dropping an invisible character can glue two words, ``ignore\u2060all``, which the
+    pre-filter's whole-word anchors would not see: such segments meet every rule.)
+    O(len(segment))."""
+    if "\u202e" in segment or _TAGS.search(segment) or _INVISIBLE_RE.search(segment):
         return None
     folded = _fold(segment)
     return folded if folded.isascii() and "\n" not in folded else None
@@ -5809,10 +5851,17 @@ def _sanitize_candidates(text: str, spans: list) -> SanitizedText:
             k += 5
             if best <= 0:
                 continue
-            if bits & _NON_ASCII_BIT:
+            if bits == _NON_ASCII_BIT:  # not folded by the compiled pass
                 rules, views = _non_ascii_plan(segment)
                 best = _first_rule(rules, views, best)
                 gate = True
+            elif bits & _NON_ASCII_BIT:
+                # the compiled pass read the segment's fold (``_folded_ascii``: the same views)
+                # as plain ASCII, its views checked with the model's bit set (the model scores
+                # every non-ASCII segment): the bits left are the rules and the model to run
+                views = normalized_views(_view_checks().folded(segment))
+                best = _first_rule(_rules_of(bits & _RULE_MASK), views, best)
+                gate = bool(bits & _MODEL_BIT)
             elif bits & _SPACED_BIT:
                 # spaced-out letters: the compiled pass chose the rules from every table word
                 # that occurs in the segment with the spaces and punctuation left out

@@ -215,13 +215,36 @@ def _whole_check(index: int):
     return _rulefilter.LiteralFormula(_rulefilter.LiteralIndex(), *compiled, None)
 
 
+def _assert_fold_is_sound(segment: str, kept: int) -> None:
+    """A segment with a non-ASCII code point stays whole (``NON_ASCII`` alone: Python decides)
+    unless its code points fold alone (``ViewChecks.folded``, which must be ``_fold``); then it
+    carries the rule bits the compiled pass gives its fold read as one segment, and loses the
+    model's bit (or, with no bit left, the whole segment) only when the model would not flag
+    its views."""
+    folded = CHECKS.folded(segment)
+    if not folded:
+        assert kept == _sanitizer._NON_ASCII_BIT, segment
+        return
+    assert folded == _sanitizer._fold(segment)
+    spans = SCANNER.candidates(folded, len(folded), CHECKS)
+    fold_rules = spans[4] & _sanitizer._RULE_MASK if spans else 0
+    assert kept & _sanitizer._RULE_MASK == fold_rules, segment
+    assert not kept or kept & _sanitizer._NON_ASCII_BIT, segment
+    if not kept & MODEL_BIT:
+        views = _sanitizer.normalized_views(segment)
+        assert _sanitizer._model_family(segment, views, True) is None, segment
+
+
 def _assert_narrowing_is_sound(text: str) -> None:
     plain, narrowed = _masks(text, None), _masks(text, CHECKS)
     assert set(narrowed) <= set(plain)
     for span, mask in plain.items():
         kept = narrowed.get(span, 0)
+        if mask & _sanitizer._NON_ASCII_BIT:
+            _assert_fold_is_sound(text[span[0]:span[1]], kept)
+            continue
         assert kept & ~mask == 0, span  # only drops bits
-        if mask & (_sanitizer._NON_ASCII_BIT | _sanitizer._SPACED_BIT):
+        if mask & _sanitizer._SPACED_BIT:
             assert kept == mask, span  # Python decides these
             continue
         segment = text[span[0]:span[1]]
