@@ -4,7 +4,11 @@
 does, a formula of literal substrings that every match in ASCII text satisfies: AND over a
 concatenation, OR over alternatives, nothing from optional, repeated-zero-times, negated or
 case-insensitive parts (a lookaround's literals are in the string too). Literals holding a
-non-ASCII character cannot occur in ASCII text and count as false.
+non-ASCII character cannot occur in ASCII text and count as false; with ``unicode=True`` they
+are kept, and the formula holds on every match in any text (the derivation reads only literal
+characters and classes of at most ``_CLASS_MAX`` listed characters, never ``\\w``-style
+categories, so ``re.ASCII`` changes nothing it reads): the sanitizer checks non-ASCII views
+against those (UTF-8 literals).
 
 Order is kept too: a concatenation is cut into pieces wherever no exact text joins one part to
 the next (after ``\\W*`` and the like), and its formula is the SEQ of the pieces' formulas: the
@@ -64,12 +68,14 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre
     import sre_parse as _sre_parse
 
-__all__ = ["MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "TRUE", "FALSE", "required", "starts",
-           "holds", "holds_over", "cut", "program", "program_for", "alternatives",
-           "alternatives_for", "starts_for", "pattern_key", "load_table", "table"]
+__all__ = ["MAX_LITERAL", "UNICODE_MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "UNICODE_TABLE_PATH",
+           "TRUE", "FALSE", "required", "starts", "holds", "holds_over", "cut", "program",
+           "program_for", "unicode_program_for", "alternatives", "alternatives_for", "starts_for",
+           "pattern_key", "load_table", "table", "unicode_table"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)
+UNICODE_MAX_LITERAL = 6  # the same for the unicode programs (keeps their trie at ~8 MB)
 MAX_PIECES = 16    # pieces of a SEQ whose order is checked (a longer SEQ counts as an AND)
 _EXACT_MAX = 4096  # exact string sets up to this size are kept, larger ones become formulas
 _CLASS_MAX = 32    # character classes up to this size are exact sets
@@ -90,14 +96,15 @@ def _combine(kind: str, parts):
     return neutral if not out else out[0] if len(out) == 1 else (kind, tuple(out))
 
 
-def _formula(info):
-    """A node's info as a formula: ("E", strings) → OR of those literals."""
+def _formula(info, keep: bool):
+    """A node's info as a formula: ("E", strings) → OR of those literals (a literal with a
+    non-ASCII character FALSE unless ``keep``)."""
     kind, value = info[0], info[1]
     if kind == "M":
         return value
     if "" in value:
         return TRUE
-    return _combine("OR", [("L", s) if s.isascii() else FALSE for s in sorted(value)])
+    return _combine("OR", [("L", s) if keep or s.isascii() else FALSE for s in sorted(value)])
 
 
 _NOTHING = frozenset({""})  # a prefix or suffix set that says nothing
@@ -117,7 +124,7 @@ def _present(formula):
     return formula if formula in (TRUE, FALSE) else ("P", formula)
 
 
-def _sequence(items):
+def _sequence(items, keep: bool):
     """Info of a concatenation. Runs of exact nodes stay exact strings (their product); an
     inexact node's known prefixes are joined to the exact strings before it, and its known
     suffixes start the next run, so literals stay contiguous across it. Where an inexact node
@@ -127,7 +134,7 @@ def _sequence(items):
     run goes on across it."""
     pieces, acc, tail, head, exact, around = [], TRUE, _NOTHING, _NOTHING, True, TRUE
     for op, av in items:
-        info = _node(op, av)
+        info = _node(op, av, keep)
         if info[0] == "A":  # lookaround
             around = _combine("AND", [around, _present(info[1])])
             continue
@@ -136,7 +143,7 @@ def _sequence(items):
             if joined is not None:
                 tail = joined
                 continue
-            acc = _combine("AND", [acc, _formula(("E", tail))])
+            acc = _combine("AND", [acc, _formula(("E", tail), keep)])
             if exact:
                 head, exact = tail, False
             tail = info[1]
@@ -145,7 +152,7 @@ def _sequence(items):
         joined = _product(tail, prefixes)
         if joined is None:
             joined = tail
-        acc = _combine("AND", [acc, _formula(("E", joined)), formula])
+        acc = _combine("AND", [acc, _formula(("E", joined), keep), formula])
         if exact:
             head, exact = joined, False
         tail = suffixes
@@ -154,11 +161,11 @@ def _sequence(items):
             acc = TRUE
     if exact:
         return ("E", tail)
-    pieces.append(_combine("AND", [acc, _formula(("E", tail))]))
+    pieces.append(_combine("AND", [acc, _formula(("E", tail), keep)]))
     return ("M", _combine("AND", [_combine("SEQ", pieces), around]), head, tail)
 
 
-def _node(op, av):
+def _node(op, av, keep: bool):
     """("E", the strings the node can match), ("M", a formula every match satisfies, strings
     one of which every match starts with, strings one of which every match ends with), or, for
     a lookaround, ("A", a formula the string satisfies)."""
@@ -177,26 +184,26 @@ def _node(op, av):
     if op is _sre.AT or op is _sre.ASSERT_NOT:
         return _EMPTY
     if op is _sre.ASSERT:  # a lookaround's text is in the string too
-        return ("A", _formula(_sequence(av[1])))
+        return ("A", _formula(_sequence(av[1], keep), keep))
     if op is _sre.SUBPATTERN:
         _, add_flags, _, pattern = av
         if add_flags & (re.IGNORECASE | re.VERBOSE):
             return _FREE
-        return _sequence(pattern)
+        return _sequence(pattern, keep)
     if op is _sre.BRANCH:
-        infos = [_sequence(p) for p in av[1]]
+        infos = [_sequence(p, keep) for p in av[1]]
         if all(kind == "E" for kind, *_ in infos):
             union = frozenset().union(*(info[1] for info in infos))
             if len(union) <= _EXACT_MAX:
                 return ("E", union)
         prefixes = frozenset().union(*(i[1] if i[0] == "E" else i[2] for i in infos))
         suffixes = frozenset().union(*(i[1] if i[0] == "E" else i[3] for i in infos))
-        return ("M", _combine("OR", [_formula(i) for i in infos]),
+        return ("M", _combine("OR", [_formula(i, keep) for i in infos]),
                 prefixes if len(prefixes) <= _EXACT_MAX else _NOTHING,
                 suffixes if len(suffixes) <= _EXACT_MAX else _NOTHING)
     if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", None)):
         low, high, pattern = av
-        inner = _sequence(pattern)
+        inner = _sequence(pattern, keep)
         if low == high == 1:
             return inner
         if low == 0 and high == 1:
@@ -204,21 +211,23 @@ def _node(op, av):
         if low == 0:
             return _FREE
         if inner[0] == "E":  # at least once: starts and ends with one of its strings
-            return ("M", _formula(inner), inner[1], inner[1])
+            return ("M", _formula(inner, keep), inner[1], inner[1])
         return inner
     if op is getattr(_sre, "ATOMIC_GROUP", None):
-        return _sequence(av)
+        return _sequence(av, keep)
     return _FREE  # anything else (ANY, NOT_LITERAL, GROUPREF, ...) requires nothing
 
 
-def required(pattern: str, flags: int = re.MULTILINE):
+def required(pattern: str, flags: int = re.MULTILINE, *, unicode: bool = False):
     """A formula of literal substrings that every match of ``pattern`` (compiled with
-    ``flags``, ``re.ASCII`` or not) in ASCII text satisfies; TRUE when nothing is known
-    (a case-insensitive or verbose pattern)."""
+    ``flags``, ``re.ASCII`` or not) in ASCII text satisfies, or with ``unicode`` in any text
+    (literals with non-ASCII characters kept: the derivation reads only literal characters
+    and small classes of them, which match the same characters under both flags); TRUE when
+    nothing is known (a case-insensitive or verbose pattern)."""
     parsed = _sre_parse.parse(pattern, flags)
     if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
         return TRUE
-    return _formula(_sequence(parsed.data))
+    return _formula(_sequence(parsed.data, unicode), unicode)
 
 
 def starts(pattern: str, flags: int = re.MULTILINE) -> list[bytes] | None:
@@ -231,7 +240,7 @@ def starts(pattern: str, flags: int = re.MULTILINE) -> list[bytes] | None:
     parsed = _sre_parse.parse(pattern, flags)
     if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
         return None
-    info = _sequence(parsed.data)
+    info = _sequence(parsed.data, False)
     firsts = info[1] if info[0] == "E" else info[2]
     if "" in firsts:
         return None
@@ -326,9 +335,10 @@ def holds(formula, text: str) -> bool:
     return holds_over(formula, (text,))
 
 
-def program(formula) -> tuple[list[bytes], array] | None:
+def program(formula, max_literal: int = MAX_LITERAL) -> tuple[list[bytes], array] | None:
     """``(literals, nodes)`` for ``ckn._rulefilter.LiteralFormula``, or None for TRUE (nothing
-    to check). ``literals``: the distinct literals, as ASCII bytes cut to ``MAX_LITERAL``;
+    to check). ``literals``: the distinct literals, as UTF-8 bytes cut to ``max_literal``
+    (a prefix of a literal's bytes occurs wherever the literal does);
     ``nodes``: array('i') of (op, argument, end) triples in prefix order (op ``OP_LITERAL``
     with a literal index, ``OP_AND`` / ``OP_OR`` with the number of children, followed by
     their subtrees, ``OP_PRESENT`` followed by its one child's, or ``OP_FALSE`` alone). A SEQ
@@ -350,7 +360,7 @@ def program(formula) -> tuple[list[bytes], array] | None:
         if f[0] == "F":
             nodes.extend((OP_FALSE, 0, at + 1))
         elif f[0] == "L":
-            word = f[1].encode("ascii")[:MAX_LITERAL]
+            word = f[1].encode("utf-8")[:max_literal]
             nodes.extend((OP_LITERAL, literals.setdefault(word, len(literals)), at + 1))
         elif f[0] == "P":
             nodes.extend((OP_PRESENT, 1, 0))
@@ -379,6 +389,7 @@ def program(formula) -> tuple[list[bytes], array] | None:
 
 
 TABLE_PATH = Path(__file__).with_name("rule_formulas.json")
+UNICODE_TABLE_PATH = Path(__file__).with_name("rule_formulas_unicode.json")
 
 
 def pattern_key(pattern: str) -> str:
@@ -386,22 +397,30 @@ def pattern_key(pattern: str) -> str:
     return hashlib.sha256(pattern.encode("utf-8")).hexdigest()[:16]
 
 
+def _written(compiled) -> dict:
+    """A program as the table writes it: ``"literals"`` (bytes as Latin-1 strings, so that a
+    literal cut inside a UTF-8 character survives) and ``"nodes"``; nothing for TRUE."""
+    if compiled is None:
+        return {}
+    return {"literals": [word.decode("latin-1") for word in compiled[0]],
+            "nodes": list(compiled[1])}
+
+
 def _entry(pattern: str) -> dict:
-    """The pattern's program as the table writes it: ``"literals"`` as ASCII strings and
-    ``"nodes"`` (nothing for TRUE), and its ``starts`` as ASCII strings (nothing for None)."""
+    """The pattern's program as the table writes it (``_written``) and its ``starts`` as ASCII
+    strings (nothing for None)."""
     compiled, firsts = program(required(pattern)), starts(pattern)
-    entry = {} if compiled is None else {"literals": [word.decode("ascii") for word in compiled[0]],
-                                         "nodes": list(compiled[1])}
+    entry = _written(compiled)
     if firsts is not None:
         entry["starts"] = [word.decode("ascii") for word in firsts]
     return entry
 
 
 def _loaded(entry: dict):
-    """A program as ``_entry`` wrote it, its nodes in an ``array('i')``; None for TRUE."""
+    """A program as ``_written`` wrote it, its nodes in an ``array('i')``; None for TRUE."""
     if "nodes" not in entry:
         return None
-    return [word.encode("ascii") for word in entry["literals"]], array("i", entry["nodes"])
+    return [word.encode("latin-1") for word in entry["literals"]], array("i", entry["nodes"])
 
 
 def _loaded_starts(entry: dict) -> list[bytes] | None:
@@ -425,14 +444,27 @@ def table(patterns: dict[str, str], split: frozenset | set = frozenset()) -> dic
     return {"max_literal": MAX_LITERAL, "rules": rules}
 
 
-def load_table(path: Path = TABLE_PATH) -> dict[str, tuple]:
-    """The rules of the table at ``path``, each as ``(pattern key, program or None,
-    alternatives' programs or None, starts or None, alternatives' starts or None)``, nodes in
-    ``array('i')`` (compact: the table stays loaded). An empty dict when the file is missing,
-    unreadable or made for another ``MAX_LITERAL``: every program is then derived."""
+def unicode_table(patterns: dict[str, str]) -> dict:
+    """The table of ``rule_formulas_unicode.json``: per rule its pattern key and the program
+    of ``required(pattern, unicode=True)`` with literals cut to ``UNICODE_MAX_LITERAL`` bytes
+    (what non-ASCII views are checked against)."""
+    return {"max_literal": UNICODE_MAX_LITERAL,
+            "rules": {name: {"pattern": pattern_key(pattern),
+                             **_written(program(required(pattern, unicode=True),
+                                                UNICODE_MAX_LITERAL))}
+                      for name, pattern in patterns.items()}}
+
+
+def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[str, tuple]:
+    """The rules of the table at ``path`` (``TABLE_PATH`` or ``UNICODE_TABLE_PATH``), each as
+    ``(pattern key, program or None, alternatives' programs or None, starts or None,
+    alternatives' starts or None)``, nodes in ``array('i')`` (compact: the table stays
+    loaded). An empty dict when the file is missing, unreadable or made for another
+    ``max_literal`` (``UNICODE_MAX_LITERAL`` for the unicode table): every program is then
+    derived."""
     try:
         data = json.loads(path.read_text(encoding="ascii"))
-        if not isinstance(data, dict) or data.get("max_literal") != MAX_LITERAL:
+        if not isinstance(data, dict) or data.get("max_literal") != max_literal:
             return {}
         return {name: (entry["pattern"], _loaded(entry),
                        [_loaded(part) for part in entry["alternatives"]]
@@ -452,6 +484,15 @@ def program_for(name: str, pattern: str, rules: dict[str, tuple]):
     if entry is not None and entry[0] == pattern_key(pattern):
         return entry[1]
     return program(required(pattern))
+
+
+def unicode_program_for(name: str, pattern: str, rules: dict[str, tuple]):
+    """``program(required(pattern, unicode=True), UNICODE_MAX_LITERAL)``, from the loaded
+    unicode table when its entry for ``name`` was made from this very pattern."""
+    entry = rules.get(name)
+    if entry is not None and entry[0] == pattern_key(pattern):
+        return entry[1]
+    return program(required(pattern, unicode=True), UNICODE_MAX_LITERAL)
 
 
 def alternatives_for(name: str, pattern: str, rules: dict[str, tuple]) -> list[tuple]:

@@ -11,7 +11,7 @@ ctypedef struct LiteralAutomaton:
     const int32_t* suffix        # per literal: 1 + the longest literal that is a proper suffix
                                  # of it, 0 = none
     const int32_t* length        # per literal: its length in bytes
-    const uint8_t* classes       # per ASCII byte: its class, 0 = in no literal
+    const uint8_t* classes       # per byte: its class, 0 = in no literal
     Py_ssize_t stride            # int32 per row: one per class, then the literal
     Py_ssize_t literals          # how many literals it finds
     Py_ssize_t longest           # the longest literal's length in bytes (at least 1)
@@ -31,6 +31,8 @@ ctypedef struct RuleBitFormulas:
     const uint64_t* quoted       # found bits of the literals that can span a blanked mention's
                                  # edge: " ", those with an apostrophe, and those with a double
                                  # quote next to a space (ckn._linescan._quoted_checked)
+    const uint64_t* literal_bits  # per literal, the rule bits (lo, hi) of the programs that
+                                 # hold it: a covered bit none of whose literals is found fails
 
 # Clear the covered rule bits of (lo, hi) none of whose programs holds over the literals found
 # in the count views (views[k]: sizes[k] ASCII bytes) together, plus those of the bit set extra
@@ -51,7 +53,7 @@ cdef class LiteralIndex:
     cdef list literals
     cdef bint built             # the trie holds every literal
     cdef bint frozen            # a FormulaBits reads the trie: no literal may be added
-    cdef uint8_t classes[128]   # per ASCII byte: its class (1..width-1), 0 = in no literal
+    cdef uint8_t classes[256]   # per byte: its class (1..width-1), 0 = in no literal
     cdef LiteralAutomaton automaton  # its arrays are owned here (_free_automaton)
     cdef uint64_t* found        # _KEPT found sets: the literals found in kept[k]
     cdef Py_ssize_t found_words
@@ -72,3 +74,5 @@ cdef class FormulaBits:
     cdef Py_ssize_t* programs
     cdef uint8_t* ordered
     cdef uint64_t* quoted
+    cdef uint64_t* found        # narrow's found set, made on its first call (the GIL guards it)
+    cdef uint64_t* literal_bits

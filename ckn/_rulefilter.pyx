@@ -2,7 +2,8 @@
 
 ``LiteralIndex()`` holds the literals of every formula made with it in one Aho-Corasick
 automaton (byte classes: the characters of the literals; every other byte goes back to the
-root). ``found`` for an ASCII view is the set of its literals that occur in the view (and,
+root; a literal may hold any bytes: UTF-8 for text that is not ASCII, as ``FormulaBits.narrow``
+reads it). ``found`` for an ASCII view is the set of its literals that occur in the view (and,
 when an ordered formula asks, each one's first end and last start): one step per byte and a
 look at the literals ending there, so O(len(view) + occurrences). It is kept for the last
 ``_KEPT`` views: the sanitizer checks a segment's views (the text and its de-obfuscated form)
@@ -402,13 +403,11 @@ cdef class LiteralIndex:
         memset(&self.automaton, 0, sizeof(self.automaton))
 
     cpdef list add(self, list literals):
-        """The numbers of ``literals`` (ASCII bytes of 1 to MAX_LITERAL bytes), new ones
+        """The numbers of ``literals`` (bytes strings of 1 to MAX_LITERAL bytes), new ones
         appended; the trie is rebuilt on the next lookup."""
         cdef bytes word
         cdef list numbers = []
         for word in literals:
-            if not word.isascii():
-                raise ValueError("LiteralFormula: literals must be ASCII")
             if not 0 < len(word) <= MAX_LITERAL:
                 raise ValueError("LiteralFormula: literals must have 1 to MAX_LITERAL bytes")
             if word not in self.ids:
@@ -438,6 +437,8 @@ cdef class LiteralIndex:
         cdef int32_t* suffix
         cdef int32_t* length
         cdef bytes word
+        cdef const uint8_t* data
+        cdef Py_ssize_t i
         cdef int c
         self._free_automaton()
         free(self.found)
@@ -446,8 +447,12 @@ cdef class LiteralIndex:
         memset(self.classes, 0, sizeof(self.classes))
         for word in self.literals:
             total += len(word)
-            for c in word:                  # ASCII: 0..127
+            data = <const uint8_t*><const char*>word  # (iterating bytes gives signed chars)
+            for i in range(len(word)):
+                c = data[i]
                 if self.classes[c] == 0:
+                    if w == 255:
+                        raise ValueError("LiteralIndex: more than 254 distinct literal bytes")
                     self.classes[c] = <uint8_t>w
                     w += 1
         stride = w + 1
@@ -478,7 +483,9 @@ cdef class LiteralIndex:
             depth[0] = 0
             for k, word in enumerate(self.literals):
                 node = 0
-                for c in word:
+                data = <const uint8_t*><const char*>word
+                for i in range(len(word)):
+                    c = data[i]
                     child = nxt[node * w + self.classes[c]]
                     if child == 0:
                         child = n_trie
@@ -735,6 +742,25 @@ cdef void _narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
             hi[0] &= ~dead
 
 
+cdef void _live(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
+                uint64_t* hi) noexcept nogil:
+    """Clear the covered rule bits of (lo, hi) none of whose programs' literals is in
+    ``found``: every program needs one of its literals (TRUE has no program). A found set holds
+    few literals, so this costs a pass over its words, where ``_narrow`` evaluates each bit's
+    programs. O(found_words + found literals)."""
+    cdef uint64_t live_lo = 0, live_hi = 0, word
+    cdef Py_ssize_t k, literal
+    for k in range(f.found_words):
+        word = found[k]
+        while word:
+            literal = (k << 6) + _lowest_bit(word)
+            word &= word - 1
+            live_lo |= f.literal_bits[2 * literal]
+            live_hi |= f.literal_bits[2 * literal + 1]
+    lo[0] &= live_lo | ~f.covered[0]
+    hi[0] &= live_hi | ~f.covered[1]
+
+
 cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
                          const Py_ssize_t* sizes, Py_ssize_t count, const uint64_t* extra,
                          bint ordered, uint64_t* found, uint64_t* lo, uint64_t* hi) noexcept nogil:
@@ -745,6 +771,7 @@ cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
     if extra != NULL:
         for k in range(f.found_words):
             found[k] |= extra[k]
+    _live(f, found, lo, hi)
     _narrow(f, found, lo, hi, False)
     if ordered and (lo[0] & f.ordered_bits[0] or hi[0] & f.ordered_bits[1]):
         memset(found + f.found_words, 0, f.found_words * sizeof(uint64_t))
@@ -767,6 +794,7 @@ cdef class FormulaBits:
 
     def __cinit__(self, LiteralIndex index not None, list programs not None):
         cdef Py_ssize_t b, total_nodes = 0, count = 0, k, at = 0
+        cdef list holders = []  # (literal number, rule bit) of every program's literals
         if len(programs) > 126:
             raise ValueError("FormulaBits: at most 126 rule bits")
         for rules in programs:
@@ -790,8 +818,10 @@ cdef class FormulaBits:
                 if len(nodes) < 3:
                     raise ValueError("FormulaBits: a program has no nodes")
                 self.programs[k] = at
-                self.ordered[k] = _copy_program(self.nodes + 3 * at, nodes,
-                                                index.add(list(literals)), "FormulaBits")
+                numbers = index.add(list(literals))
+                holders.extend((number, b) for number in numbers)
+                self.ordered[k] = _copy_program(self.nodes + 3 * at, nodes, numbers,
+                                                "FormulaBits")
                 if self.ordered[k]:
                     self.data.ordered_bits[b >> 6] |= 1ULL << (b & 63)
                 at += len(nodes) // 3
@@ -813,35 +843,47 @@ cdef class FormulaBits:
             if word == b" " or b"'" in word or b'" ' in word or b' "' in word:
                 self.quoted[k >> 6] |= 1ULL << (k & 63)
         self.data.quoted = self.quoted
+        self.literal_bits = <uint64_t*>calloc(2 * len(index.literals) + 2, sizeof(uint64_t))
+        if self.literal_bits == NULL:
+            raise MemoryError()
+        for k, b in holders:
+            self.literal_bits[2 * k + (b >> 6)] |= 1ULL << (b & 63)
+        self.data.literal_bits = self.literal_bits
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.programs)
         free(self.ordered)
         free(self.quoted)
+        free(self.found)
+        free(self.literal_bits)
 
     def narrow(self, views, mask, *, bint ordered=True):
         """``mask`` (an int of rule bits, 128-bit) without the covered bits whose programs
-        all fail over the literals of the ASCII byte strings ``views`` found together (each
-        literal at its earliest end and latest start in any of them), with SEQ order checked
-        when ``ordered`` (for tests; the compiled pass calls ``formulas_check``)."""
+        all fail over the literals of the byte strings ``views`` found together (each literal
+        at its earliest end and latest start in any of them), with SEQ order checked when
+        ``ordered`` (the compiled pass calls ``formulas_check``). Views of text go in as
+        UTF-8: a literal's bytes occur in a view's bytes exactly where the literal occurs."""
         cdef list strings = list(views)
-        if not all(isinstance(v, bytes) and v.isascii() for v in strings):
-            raise ValueError("FormulaBits.narrow: the views must be ASCII bytes")
+        if not all(isinstance(v, bytes) for v in strings):
+            raise ValueError("FormulaBits.narrow: the views must be bytes")
         cdef uint64_t lo = mask & 0xFFFFFFFFFFFFFFFF, hi = mask >> 64
         cdef Py_ssize_t k, count = len(strings)
-        cdef uint64_t* found = <uint64_t*>calloc(self.data.found_size, sizeof(uint64_t))
+        if self.found == NULL:  # kept: the calls hold the GIL, and a walk leaves it ready
+            self.found = <uint64_t*>calloc(self.data.found_size, sizeof(uint64_t))
+            if self.found == NULL:
+                raise MemoryError()
+            found_set_ready(&self.data, self.found)
         cdef const uint8_t** data = <const uint8_t**>malloc((count + 1) * sizeof(uint8_t*))
         cdef Py_ssize_t* sizes = <Py_ssize_t*>malloc((count + 1) * sizeof(Py_ssize_t))
         try:
-            if found == NULL or data == NULL or sizes == NULL:
+            if data == NULL or sizes == NULL:
                 raise MemoryError()
             for k in range(count):
                 data[k] = <const uint8_t*><const char*>strings[k]
                 sizes[k] = len(strings[k])
-            formulas_check(&self.data, data, sizes, count, NULL, ordered, found, &lo, &hi)
+            formulas_check(&self.data, data, sizes, count, NULL, ordered, self.found, &lo, &hi)
         finally:
-            free(found)
             free(data)
             free(sizes)
         return lo | (<object>hi) << 64

@@ -5219,7 +5219,8 @@ def _matches(index: int, view: str) -> bool:
 _MATCHERS: list = [None] * len(RULES)
 _MATCHERS_ASCII: list = [None] * len(RULES)
 # The literals of the ASCII matchers' formulas, in one trie (ckn._rulefilter), and the rules'
-# shipped formula programs (ckn/rule_formulas.json), both made on first use.
+# shipped formula programs (ckn/rule_formulas.json), both made on first use (the unicode
+# formulas, ckn/rule_formulas_unicode.json, on the first non-ASCII segment: _unicode_bits).
 _LITERALS = None if _LiteralIndex is None else _LiteralIndex()
 _FORMULA_TABLE: dict | None = None
 _FORMULA_BITS = None
@@ -5227,6 +5228,7 @@ _FORMULA_BITS = None
 _ALTERNATIVES: list = [None] * len(RULES)
 _VIEW_CHECKS: tuple | None = None  # (the model, its ViewChecks)
 _FORMULA_LOCK = threading.Lock()
+_UNICODE_BITS = None  # the rules' formulas for non-ASCII views (_unicode_bits)
 
 
 def _formula_table() -> dict[str, tuple]:
@@ -5254,6 +5256,36 @@ def _formula_table() -> dict[str, tuple]:
         _FORMULA_BITS = _FormulaBits(_LITERALS, programs)
         _FORMULA_TABLE = table
         return table
+
+
+def _unicode_bits():
+    """The rules' literal formulas for views of any text (``_rule_formula.unicode_program_for``:
+    non-ASCII literals kept, as UTF-8), one rule bit per rule, over a literal index of their
+    own; loaded on first use (the first non-ASCII segment that does not fold to ASCII). None
+    without the compiled extension."""
+    global _UNICODE_BITS
+    if _UNICODE_BITS is None and _FormulaBits is not None:
+        with _FORMULA_LOCK:
+            if _UNICODE_BITS is None:
+                table = _rule_formula.load_table(_rule_formula.UNICODE_TABLE_PATH,
+                                                 _rule_formula.UNICODE_MAX_LITERAL)
+                programs = [[] for _ in range(_RULE_BITS)]
+                for index, rule in enumerate(RULES):
+                    programs[index % _RULE_BITS].append(
+                        _rule_formula.unicode_program_for(rule.name, rule.pattern, table))
+                _UNICODE_BITS = _FormulaBits(_LiteralIndex(), programs)
+    return _UNICODE_BITS
+
+
+def _rules_for_views(views: tuple[str, ...]) -> tuple[int, ...]:
+    """The rules (table order) whose literal formulas hold over the literals of ``views``
+    found together (``FormulaBits.narrow`` of their UTF-8 bytes: a rule whose regex matches a
+    view is among them); every rule without the compiled extension. For views that are not
+    ASCII, where the rules' ASCII twins and the compiled pass do not reach."""
+    bits = _unicode_bits()
+    if bits is None:
+        return _ALL_RULES
+    return _rules_of(bits.narrow([view.encode("utf-8") for view in views], _RULE_MASK))
 
 
 def _view_checks():
@@ -5652,7 +5684,7 @@ def _scan_segment(segment: str, prefilter: bool, below: int) -> tuple[int, tuple
         views = normalized_views(segment, deobfuscate=disguised)  # (always, when not ASCII)
         return (_first_rule(rules, views, below) if rules else below), views
     views = normalized_views(segment)
-    return _first_rule(_ALL_RULES, views, below), views
+    return _first_rule(_rules_for_views(views) if prefilter else _ALL_RULES, views, below), views
 
 
 # Rule name of a redaction decided by the directive model (``ckn.directive_score``).
@@ -5822,7 +5854,8 @@ def _non_ascii_plan(segment: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     bits for it as one segment (its checks on the views included); else every rule."""
     folded = _folded_ascii(segment)
     if folded is None:
-        return _ALL_RULES, normalized_views(segment)
+        views = normalized_views(segment)
+        return _rules_for_views(views), views
     spans = _LINE_SCANNER.candidates(folded, len(folded), _view_checks())
     return (_rules_of(spans[4] & _RULE_MASK) if spans else ()), normalized_views(folded)
 

@@ -17,9 +17,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ckn import sanitizer as _sanitizer
-from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE, alternatives,
+from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE,
+                               UNICODE_MAX_LITERAL, UNICODE_TABLE_PATH, alternatives,
                                alternatives_for, cut, holds, holds_over, load_table, pattern_key,
-                               program, program_for, required, starts, starts_for, table)
+                               program, program_for, required, starts, starts_for, table,
+                               unicode_program_for, unicode_table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 from corpora import PROSE, rule_and_corpus_lines
@@ -299,7 +301,6 @@ def test_true_false_and_non_ascii_views():
 
 
 @pytest.mark.parametrize("literals, nodes, message", [
-    ([b"caf\xc3\xa9"], [0, 0, 1], "ASCII"),
     ([b""], [0, 0, 1], "1 to MAX_LITERAL"),
     ([b"x" * (MAX_LITERAL + 1)], [0, 0, 1], "1 to MAX_LITERAL"),
     ([b"a"], [0, 1, 1], "names no literal"),
@@ -316,6 +317,18 @@ def test_true_false_and_non_ascii_views():
 def test_malformed_programs_are_refused(literals, nodes, message):
     with pytest.raises(ValueError, match=message):
         LiteralFormula(LiteralIndex(), literals, nodes, None)
+    if literals == [b"a"]:  # the same checks when a FormulaBits copies it
+        with pytest.raises(ValueError, match=message):
+            _rulefilter.FormulaBits(LiteralIndex(), [[(literals, nodes)]])
+
+
+def test_an_index_takes_at_most_254_distinct_literal_bytes():
+    every = [bytes([b]) for b in range(1, 256)]
+    with pytest.raises(ValueError, match="254 distinct"):
+        _rulefilter.FormulaBits(LiteralIndex(), [[(every, [2, len(every), len(every) + 1]
+                                                   + [x for k in range(len(every))
+                                                      for x in (0, k, k + 2)])]])
+    assert _rulefilter.FormulaBits(LiteralIndex(), [[(every[:-1], [0, 0, 1])]])
 
 
 def test_the_sanitizer_gives_the_same_verdicts_without_the_check(monkeypatch):
@@ -397,6 +410,77 @@ def test_the_shipped_table_is_the_derivation():
     assert shipped == table({rule.name: rule.pattern for rule in RULES},
                             split={rule.name for rule in RULES if not rule.guard})
     assert len(shipped["rules"]) == len(RULES) and shipped["max_literal"] == MAX_LITERAL
+    shipped = json.loads(UNICODE_TABLE_PATH.read_text(encoding="ascii"))
+    assert shipped == unicode_table({rule.name: rule.pattern for rule in RULES})
+    assert shipped["max_literal"] == UNICODE_MAX_LITERAL
+    loaded = load_table(UNICODE_TABLE_PATH, UNICODE_MAX_LITERAL)
+    assert all(unicode_program_for(rule.name, rule.pattern, loaded)
+               == program(required(rule.pattern, unicode=True), UNICODE_MAX_LITERAL)
+               for rule in RULES[:5])
+    assert load_table(UNICODE_TABLE_PATH) == {}  # made for another max_literal
+
+
+# ---- views that are not ASCII: the unicode formulas (non-ASCII literals kept, as UTF-8)
+
+WIDE_VIEWS = sorted({v for line in LINES for segment in _sanitizer._segments(line)
+                     for v in _sanitizer.normalized_views(segment) if not v.isascii()})
+
+
+def test_the_unicode_formulas_keep_every_rule_that_matches_a_view():
+    """On every non-ASCII view of the rules' examples and the labelled corpora, the rule bits
+    the unicode formulas keep (``FormulaBits.narrow`` of the view's UTF-8 bytes, literals cut
+    to ``UNICODE_MAX_LITERAL`` bytes) include every rule whose regex matches the view, and the
+    uncut formula holds there (checked in Python on a sample)."""
+    bits = _sanitizer._unicode_bits()
+    formulas = [required(rule.pattern, unicode=True) for rule in RULES]
+    matched = dropped = 0
+    for k, view in enumerate(WIDE_VIEWS):
+        kept = bits.narrow([view.encode("utf-8")], _sanitizer._RULE_MASK)
+        for index in range(len(RULES)):
+            if _sanitizer._regex(index).search(view):
+                assert kept >> index & 1, (RULES[index].name, view)
+                if k % 7 == 0:
+                    assert holds(formulas[index], view), (RULES[index].name, view)
+                matched += 1
+            dropped += not kept >> index & 1
+    assert matched > 300 and dropped > 0.8 * len(WIDE_VIEWS) * len(RULES)
+
+
+def test_non_ascii_literals_are_kept_only_by_the_unicode_derivation():
+    pattern = r"\b(?:ignore|игнорируй)\W+(?:все|all)\b"
+    assert required(pattern) == ("SEQ", (("L", "ignore"), ("L", "all")))
+    assert required(pattern, unicode=True) == ("SEQ", (
+        ("OR", (("L", "ignore"), ("L", "игнорируй"))), ("OR", (("L", "all"), ("L", "все")))))
+    # cut inside a UTF-8 character: the prefix of its bytes
+    literals, _ = program(("L", "игнорируй"), UNICODE_MAX_LITERAL)
+    assert literals == ["игнорируй".encode("utf-8")[:UNICODE_MAX_LITERAL]]
+
+
+def test_utf8_literals_are_found_in_utf8_views():
+    """Bytes >= 128 get their own classes in the automaton (they were read as signed chars
+    once, which broke the trie)."""
+    compiled = program(required("caf\u00e9|\u6771\u4eac|\u0437\u0430\u0431\u0443\u0434\u044c",
+                                unicode=True), UNICODE_MAX_LITERAL)
+    bits = _rulefilter.FormulaBits(LiteralIndex(), [[compiled]])
+    for view, kept in [("un caf\u00e9", 1), ("un cafe", 0), ("\u6771\u4eac\u90fd", 1),
+                       ("\u4eac\u6771", 0), ("\u0437\u0430\u0431\u0443\u0434\u044c \u0432\u0441\u0451", 1), ("", 0)]:
+        assert bits.narrow([view.encode("utf-8")], 1) == kept, view
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "\u00e9", "\u6771", "\u00e9a", "[a\u00e9]", r"\w+", r"\W*",
+                                 ".", r"\b", " ", "(?:a|\u6771\u4eac)", "(?:\u00e9)?"]),
+                min_size=1, max_size=6).map("".join),
+       st.lists(st.text("a\u00e9\u6771\u4eac _", max_size=14), min_size=1, max_size=6))
+def test_every_match_of_a_small_unicode_regex_satisfies_its_unicode_formula(pattern, texts):
+    formula = required(pattern, unicode=True)
+    compiled = program(formula, UNICODE_MAX_LITERAL)
+    bits = None if compiled is None else _rulefilter.FormulaBits(LiteralIndex(), [[compiled]])
+    regex = re.compile(pattern, re.MULTILINE)
+    for text in texts:
+        if regex.search(text):
+            assert holds(formula, text), (pattern, text, formula)
+            assert bits is None or bits.narrow([text.encode("utf-8")], 1) == 1
 
 
 def test_a_stale_or_missing_table_entry_is_derived_afresh(tmp_path):
