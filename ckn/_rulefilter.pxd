@@ -35,10 +35,11 @@ ctypedef struct RuleBitFormulas:
                                  # hold it: a covered bit none of whose literals is found fails
 
 # Clear the covered rule bits of (lo, hi) none of whose programs holds over the literals found
-# in the count views (views[k]: sizes[k] ASCII bytes) together, plus those of the bit set extra
-# (found_words words) when not NULL; with ordered, a program's SEQ nodes must also hold in order
-# over the literals' places, each literal at its earliest end and latest start in any view
-# (taken only when a bit with an ordered program is left). found: found_size words of scratch.
+# in the count views (views[k]: sizes[k] bytes, UTF-8 for text) together, plus those of the bit
+# set extra (found_words words) when not NULL; with ordered, a program's SEQ nodes must also
+# hold in order over the literals' places, each literal at its earliest end and latest start in
+# any view (taken only when a bit with an ordered program is left). found: found_size words of
+# scratch.
 # O(total size + literal occurrences).
 cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
                          const Py_ssize_t* sizes, Py_ssize_t count, const uint64_t* extra,

@@ -403,7 +403,7 @@ cdef class LiteralIndex:
         memset(&self.automaton, 0, sizeof(self.automaton))
 
     cpdef list add(self, list literals):
-        """The numbers of ``literals`` (bytes strings of 1 to MAX_LITERAL bytes), new ones
+        """The numbers of ``literals`` (byte strings of 1 to MAX_LITERAL bytes), new ones
         appended; the trie is rebuilt on the next lookup."""
         cdef bytes word
         cdef list numbers = []
