@@ -51,7 +51,8 @@ from ckn._directive cimport AsciiScorer, DirectiveTables, directive_ranks_room, 
 from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_check, found_set_ready
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
-__all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_ascii"]
+__all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_ascii",
+           "mapped_code_points"]
 
 
 cdef extern from "Python.h":
@@ -59,6 +60,7 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
 
 cdef enum:
@@ -1013,6 +1015,57 @@ def deobfuscated_ascii(str view not None):
     if m < 0:
         return None
     return out[:m].decode("ascii")
+
+
+cdef index_t _mapped(const ucs_t* d, index_t n, const uint16_t* table, index_t size,
+                     uint32_t* out) noexcept nogil:
+    """Copy ``d[:n]`` to ``out`` with each code point c below ``size`` whose ``table[c]`` is
+    not 0 replaced by ``table[c]``, unless ``out`` is NULL; return the first replaced place,
+    or n when none is. O(n)."""
+    cdef index_t i, first = n
+    cdef uint32_t c
+    for i in range(n):
+        c = d[i]
+        if c < <uint32_t>size and table[c] != 0:
+            if first == n:
+                first = i
+                if out == NULL:
+                    return first
+            c = table[c]
+        if out != NULL:
+            out[i] = c
+    return first
+
+
+def mapped_code_points(str text not None, const uint16_t[::1] table not None):
+    """``text.translate(m)`` for a one-to-one map ``m`` of code points to code points below
+    65,536, given as ``table`` (``table[c]``: what c becomes, 0 for unchanged; code points past
+    its end are unchanged): ``text`` itself when nothing changes. Where ``str.translate`` looks
+    each code point of a non-ASCII string up in a dict (about 80 ns each), this reads a table.
+    O(len(text))."""
+    cdef index_t n = PyUnicode_GET_LENGTH(text), size = table.shape[0], first
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    if size == 0:
+        return text
+    first = (_mapped(<const uint8_t*>data, n, &table[0], size, NULL) if kind == 1 else
+             _mapped(<const uint16_t*>data, n, &table[0], size, NULL) if kind == 2 else
+             _mapped(<const uint32_t*>data, n, &table[0], size, NULL))
+    if first == n:
+        return text
+    cdef uint32_t* out = <uint32_t*>malloc(n * sizeof(uint32_t))
+    if out == NULL:
+        raise MemoryError()
+    try:
+        if kind == 1:
+            _mapped(<const uint8_t*>data, n, &table[0], size, out)
+        elif kind == 2:
+            _mapped(<const uint16_t*>data, n, &table[0], size, out)
+        else:
+            _mapped(<const uint32_t*>data, n, &table[0], size, out)
+        return PyUnicode_FromKindAndData(4, out, n)  # (stored in its narrowest kind)
+    finally:
+        free(out)
 
 
 cdef void _apostrophes_as_spaces(uint8_t* v, index_t n) noexcept nogil:

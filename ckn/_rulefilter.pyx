@@ -34,7 +34,7 @@ and a test of a word replaces a call per literal.
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memset
 
 from ckn._rule_formula import (MAX_LITERAL, MAX_PIECES, OP_AND, OP_FALSE, OP_LITERAL, OP_OR,
@@ -598,44 +598,67 @@ cdef int _copy_program(int32_t* out, nodes, list numbers, str who) except -1:
                     raise ValueError(f"{who}: a SEQ part is not one of its pieces")
                 j = out[3 * j + 2]
     i = 0
-    while i < n_nodes:  # (a packed node's triples are not nodes: skip to its end)
-        i = out[3 * i + 2] if out[3 * i] == _OR and _pack_literal_or(out, i) else i + 1
+    while i < n_nodes:  # (a packed node's triples are not nodes: skip them)
+        i = _pack_literal_or(out, i) if out[3 * i] == _OR else i + 1
+    if i != n_nodes:
+        raise MemoryError()  # (_pack_literal_or's scratch)
     return ordered
 
 
-cdef bint _pack_literal_or(int32_t* out, Py_ssize_t i) noexcept:
-    """Rewrite the OR node ``i`` in place as ``_ANY`` when every part is a literal: its
-    literals' bits as (word, mask lo, mask hi) triples, one per found-set word they fall in,
-    at ``i + 1`` on (no more triples than parts; the node's end stays, so the rest is
-    skipped). ``_holds`` then tests a word per triple instead of a node per literal. Whether
-    it did."""
-    cdef Py_ssize_t j = i + 1, end = out[3 * i + 2], k, count = 0, literal
+cdef int _by_value(const void* a, const void* b) noexcept nogil:
+    return (<const int32_t*>a)[0] - (<const int32_t*>b)[0]
+
+
+cdef Py_ssize_t _pack_literal_or(int32_t* out, Py_ssize_t i) noexcept:
+    """Pack the literal parts of the OR node ``i`` as (word, mask lo, mask hi) triples, one per
+    found-set word they fall in (no more triples than literals), so that ``_holds`` tests a
+    word per triple instead of a node per literal. An OR's parts come smallest first
+    (``ckn._rule_formula.program``), so its literals lead. When every part is a literal, the
+    node itself becomes ``_ANY`` with the triples at ``i + 1`` on; when at least its first three
+    are and the triples leave room for a node, they become one ``_ANY`` part in their place
+    (ending where they ended, at the first other part). Unused slots are skipped (each node
+    keeps its end). Returns where the caller's scan goes on: the node's end, the first other
+    part, or ``i + 1`` (nothing packed); past ``out``'s nodes when memory ran out."""
+    cdef Py_ssize_t end = out[3 * i + 2], j = i + 1, literals, count = 0, k, at
+    cdef int32_t* words
     cdef uint64_t mask
-    while j < end:
-        if out[3 * j] != _LIT or out[3 * j + 2] != j + 1:
-            return False
+    while j < end and out[3 * j] == _LIT and out[3 * j + 2] == j + 1:
         j += 1
-    for j in range(i + 1, end):  # literals sorted by word (insertion sort: few parts)
-        literal = out[3 * j + 1]
-        k = j
-        while k > i + 1 and out[3 * (k - 1) + 1] > literal:
-            out[3 * k + 1] = out[3 * (k - 1) + 1]
-            k -= 1
-        out[3 * k + 1] = <int32_t>literal
-    j = i + 1
-    while j < end:
+    literals = j - (i + 1)
+    if j < end and literals < 3:
+        return i + 1
+    words = <int32_t*>malloc((4 * literals + 3) * sizeof(int32_t))  # numbers, then triples
+    if words == NULL:
+        return PY_SSIZE_T_MAX
+    for k in range(literals):
+        words[k] = out[3 * (i + 1 + k) + 1]
+    qsort(words, literals, sizeof(int32_t), _by_value)
+    k = 0
+    while k < literals:  # the triples go after the sorted numbers' slots they replace
         mask = 0
-        k = out[3 * j + 1] >> 6
-        while j < end and out[3 * j + 1] >> 6 == k:
-            mask |= 1ULL << (out[3 * j + 1] & 63)
-            j += 1
-        out[3 * (i + 1 + count)] = <int32_t>k
-        out[3 * (i + 1 + count) + 1] = <int32_t><uint32_t>(mask & 0xFFFFFFFFULL)
-        out[3 * (i + 1 + count) + 2] = <int32_t><uint32_t>(mask >> 32)
+        at = words[k] >> 6
+        while k < literals and words[k] >> 6 == at:
+            mask |= 1ULL << (words[k] & 63)
+            k += 1
+        words[literals + 3 * count] = <int32_t>at
+        words[literals + 3 * count + 1] = <int32_t><uint32_t>(mask & 0xFFFFFFFFULL)
+        words[literals + 3 * count + 2] = <int32_t><uint32_t>(mask >> 32)
         count += 1
-    out[3 * i] = _ANY
-    out[3 * i + 1] = <int32_t>count
-    return True
+    if j == end:  # all literals: the node becomes _ANY
+        at = i
+    elif count + 1 <= literals:  # the literals become one _ANY part
+        at = i + 1
+        out[3 * i + 1] -= <int32_t>(literals - 1)
+        out[3 * at + 2] = <int32_t>j
+    else:
+        free(words)
+        return i + 1
+    out[3 * at] = _ANY
+    out[3 * at + 1] = <int32_t>count
+    for k in range(3 * count):
+        out[3 * (at + 1) + k] = words[literals + k]
+    free(words)
+    return j if at == i + 1 else end
 
 
 cdef class LiteralFormula:

@@ -163,7 +163,9 @@ class Model:
             total = scorer.weight_sum(views)
             if total is not None:
                 return self.bias + total
-        return self.bias + _weight_sum(self.weights, sorted(_feature_set(views)))
+        weights = self.weights  # (an unknown feature adds 0.0: leaving it out is the same sum)
+        return self.bias + _weight_sum(weights, sorted(
+            [f for f in _feature_set(views) if f in weights]))
 
     def _scorer(self):
         """The compiled ``AsciiScorer`` of the weights (None without the extension), built on

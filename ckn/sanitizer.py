@@ -58,8 +58,9 @@ from .errors import CknTypeError
 
 try:
     from ._linescan import deobfuscated_ascii as _deobfuscated_ascii
+    from ._linescan import mapped_code_points as _mapped_code_points
 except ImportError:  # pragma: no cover - source tree without the compiled extension
-    _deobfuscated_ascii = None
+    _deobfuscated_ascii = _mapped_code_points = None
 try:
     from ._rulefilter import AnyOf as _AnyOf
     from ._rulefilter import FormulaBits as _FormulaBits
@@ -184,7 +185,17 @@ def _accent_fold_table() -> dict[int, str]:
     return table
 
 
+def _code_table(mapping: dict[int, str]) -> array:
+    """``mapping`` (code point → one character below U+10000) as an ``array('H')`` indexed by
+    code point, 0 where unmapped: what ``ckn._linescan.mapped_code_points`` reads."""
+    table = array("H", bytes(2 * (max(mapping) + 1)))
+    for code, char in mapping.items():
+        table[code] = ord(char)
+    return table
+
+
 _FOLD = _accent_fold_table()
+_FOLD_CODES = _code_table(_FOLD)  # the same map for _fold's compiled path
 # Look-alike letters: Cyrillic and Greek that pass for Latin, and the reverse for Russian text.
 _CYR_TO_LAT = str.maketrans(
     "аеорсухіјѕԁɡոԛԝνοαερτυικχһӏ",
@@ -248,8 +259,10 @@ def _deobfuscate_regex(view: str) -> str:
 
 
 def _fold(text: str) -> str:
-    text = _INVISIBLE_RE.sub("", unicodedata.normalize("NFKC", text))
-    return text.casefold().translate(_FOLD)
+    text = _INVISIBLE_RE.sub("", unicodedata.normalize("NFKC", text)).casefold()
+    if _mapped_code_points is None:
+        return text.translate(_FOLD)
+    return _mapped_code_points(text, _FOLD_CODES)
 
 
 def _unreverse(line: str) -> str:

@@ -287,6 +287,24 @@ def test_views_found_together_keep_every_formula_that_holds_on_one():
     assert not holds_over(formula, ["cd ab", "cd"])
 
 
+@pytest.mark.parametrize("spread", [False, True])
+@pytest.mark.parametrize("wrap", [lambda f: f, lambda f: ("SEQ", (f, ("L", "zz")))])
+def test_an_or_of_literals_and_other_parts_tests_its_literals_as_one_part(wrap, spread):
+    """An OR's leading literals (its parts come smallest first) are packed into one part of
+    word tests, its other parts kept: the check stays the formula, with and without order,
+    with the literals in one found-set word or in two."""
+    formula = wrap(("OR", (("L", "ab"), ("L", "cd"), ("L", "ef"), ("L", "gh"),
+                           ("AND", (("L", "xy"), ("L", "wv"))),
+                           ("SEQ", (("L", "pq"), ("L", "rs"))))))
+    index = LiteralIndex()
+    if spread:  # "ab" and "cd" in the first word, "ef" and "gh" in the second
+        index.add([b"ab", b"cd"] + [b"q%02d" % k for k in range(62)] + [b"ef", b"gh"])
+    check = check_of(formula, index)
+    for text in ["ab zz", "zz gh", "ef", "xy zz", "xy wv zz", "wv xy zz", "rs pq zz",
+                 "pq rs zz", "zz pq rs", "none zz", "gh xy", ""]:
+        assert check.check(text) == holds(cut(formula), text), text
+
+
 def test_true_false_and_non_ascii_views():
     assert program(TRUE) is None
     never = check_of(FALSE)

@@ -153,3 +153,27 @@ def test_a_pool_of_typographic_text_is_sanitized_as_the_reference_does():
     for i, text in enumerate(texts):
         reference = sanitize_text(text, prefilter=False)
         assert got.get(i, _sanitizer.SanitizedText(text, ())) == reference, text
+
+
+@given(st.text(alphabet=st.sampled_from(TABLE + ASCII + [
+    "\u00e9", "\u0131", "\u0451", "\u2019", "\u1d00", "\ua731", "\u6771", "\U0001f600", "\u00ff"]),
+    max_size=40))
+def test_the_compiled_accent_map_is_str_translate(text):
+    """``_fold``'s last step reads a table of code points (``mapped_code_points``) instead of
+    ``str.translate`` with the dict, which looks up every character of a non-ASCII string."""
+    mapped = _linescan.mapped_code_points(text, _sanitizer._FOLD_CODES)
+    assert mapped == text.translate(_sanitizer._FOLD)
+    assert (mapped is text) == (mapped == text)
+
+
+def test_mapped_code_points_maps_any_table():
+    from array import array
+    table = array("H", [0] * 0x100)
+    table[ord("a")] = ord("\u00e9")  # to a larger code point too
+    table[0xE9] = ord("e")
+    assert _linescan.mapped_code_points("a\u00e9b", table) == "\u00e9eb"
+    assert _linescan.mapped_code_points("\u6771\U0001f600", table) == "\u6771\U0001f600"
+    assert _linescan.mapped_code_points("bcd", table) == "bcd"
+    assert _linescan.mapped_code_points("a", array("H")) == "a"
+    with pytest.raises(TypeError):
+        _linescan.mapped_code_points(b"a", table)
