@@ -1,21 +1,24 @@
-"""The directive model's weight sum (``ckn.directive_score.Model.score``) for plain-ASCII views.
+"""The directive model's weight sum (``ckn.directive_score.Model.score``) in C.
 
-``AsciiScorer(weights)`` keeps the model's ASCII features in two open-addressing tables: its
-words (64-bit FNV-1a hash, the bytes compared on a hit) and its word pairs (keyed by the two
-word numbers, spread by splitmix64's finaliser; both hashes from ``ckn.minhash``'s C API), each
-feature with its rank among all the model's keys in sorted order.
-``weight_sum(views)`` finds in each view what ``directive_score._tokens`` finds (runs of ASCII
-letters, two or more long, and a pair for each two consecutive runs), keeps the known features
-once each and adds their weights in sorted feature order, left to right from 0.0: the double
-that ``directive_score._weight_sum`` gives (unknown features weigh 0.0, which changes no sum).
-It returns None when a view is not a plain-ASCII str or holds what ``_tokens`` may rewrite as an
-address (``http``, ``www.``, ``@``, ``example``, or ``.`` before one of the address pattern's
-domain endings and a word boundary: ``directive_score._ADDRESS_HINT``); the caller then takes
-the Python path. O(total view length + k log k) for k known features found; the
-tables take O(number of ASCII features) memory.
+``AsciiScorer(weights)`` keeps the model's features in two open-addressing tables: its words
+(UTF-8 bytes, 64-bit FNV-1a hash, the bytes compared on a hit) and its word pairs (keyed by the
+two word numbers, spread by splitmix64's finaliser; both hashes from ``ckn.minhash``'s C API),
+each feature with its rank among all the model's keys in sorted order.
+``weight_sum(views)`` finds in each view what ``directive_score._tokens`` finds (in a plain-ASCII
+view, runs of ASCII letters two or more long, read over its bytes without the GIL by
+``directive_weight_sum``; in any other, runs of ``[^\\W\\d_]`` over code points, a run with a
+CJK character giving its windows of two), and a pair for each two consecutive tokens, keeps the
+known features once each and adds their weights in sorted feature order, left to right from
+0.0: the double that ``directive_score._weight_sum`` gives (unknown features weigh 0.0, which
+changes no sum). It returns None when a view is not a str or holds what ``_tokens`` may rewrite
+as an address (``http``, ``www.``, ``@``, ``example``, or ``.`` before one of the address
+pattern's domain endings and a word boundary: ``directive_score._ADDRESS_HINT``; in a non-ASCII
+view a non-ASCII letter after the ending counts as a boundary too, which only sends more views
+to Python); the caller then takes the Python path. O(total view length + k log k) for k known
+features found; the tables take O(number of features) memory.
 """
 
-from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, strlen
 
@@ -29,6 +32,12 @@ cdef extern from "Python.h":
     bint PyUnicode_CheckExact(object o)
     bint PyUnicode_IS_ASCII(object o)
     const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    uint32_t PyUnicode_READ(int kind, void* data, Py_ssize_t index)
+    bint Py_UNICODE_ISALNUM(uint32_t ch)
+    bint Py_UNICODE_ISDECIMAL(uint32_t ch)
 
 cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFFULL
 
@@ -92,9 +101,7 @@ cdef class AsciiScorer:
         words: dict = {}  # word (bytes) -> number, in first-seen order
         w_feats, p_feats = [], []
         for r in range(n_keys):
-            key = keys[r]
-            if not key.isascii():
-                continue  # no plain-ASCII view has it
+            key = keys[r]  # (words as UTF-8: a non-ASCII one is found only in a non-ASCII view)
             if key.startswith("w:"):
                 w_feats.append((words.setdefault(key[2:].encode(), len(words)), r))
             elif key.startswith("p:") and key.count(" ") == 1:
@@ -159,17 +166,116 @@ cdef class AsciiScorer:
         free(self.t.pair_rank)
         free(self.t.weight_of_rank)
 
+    cdef object _wide_weight_sum(self, views):
+        """``weight_sum`` when a view is not ASCII: ``directive_score._tokens`` read over code
+        points (runs of ``[^\\W\\d_]``, which ``re`` takes as alphanumeric and not decimal;
+        a run with a ``_CJK`` character gives its two-character windows, or itself when it is
+        one character long, any other run itself when two or more long), each token looked up
+        by its UTF-8 bytes. None when a view holds an address hint: the ASCII hint test on its
+        UTF-8 bytes, which a non-ASCII letter after a domain ending can only make fire where
+        ``re``'s would not, so it only sends more views to Python."""
+        cdef Py_ssize_t n_views = len(views), v, size, i, start, end, k, room = 2, found = 0
+        cdef Py_ssize_t length
+        cdef const uint8_t* utf8
+        cdef int kind
+        cdef void* data
+        cdef uint32_t c
+        cdef bint cjk
+        cdef int32_t word, prev, r
+        cdef uint8_t token[8]
+        for v in range(n_views):
+            room += 2 * PyUnicode_GET_LENGTH(views[v])
+        cdef int32_t* ranks = <int32_t*>malloc(room * sizeof(int32_t))
+        if ranks == NULL:
+            raise MemoryError()
+        try:
+            for v in range(n_views):
+                view = views[v]
+                utf8 = <const uint8_t*>PyUnicode_AsUTF8AndSize(view, &size)
+                if _address_hint(utf8, size):
+                    return None
+                kind = PyUnicode_KIND(view)
+                data = PyUnicode_DATA(view)
+                length = PyUnicode_GET_LENGTH(view)
+                prev = -2  # -2: no token yet in this view; -1: an unknown word
+                i = 0
+                while i < length:
+                    c = PyUnicode_READ(kind, data, i)
+                    if not Py_UNICODE_ISALNUM(c) or Py_UNICODE_ISDECIMAL(c):
+                        i += 1
+                        continue
+                    start = i
+                    cjk = False
+                    while i < length:
+                        c = PyUnicode_READ(kind, data, i)
+                        if not Py_UNICODE_ISALNUM(c) or Py_UNICODE_ISDECIMAL(c):
+                            break
+                        cjk = cjk or _is_cjk(c)
+                        i += 1
+                    end = i
+                    if not cjk and end - start < 2:
+                        continue
+                    k = start
+                    while True:  # the run's tokens: itself, or its windows of two
+                        if cjk and end - start > 1:
+                            if k + 2 > end:
+                                break
+                            size = _utf8(PyUnicode_READ(kind, data, k), token)
+                            size += _utf8(PyUnicode_READ(kind, data, k + 1), token + size)
+                            word = _word(&self.t, token, size)
+                        else:
+                            if k > start:
+                                break
+                            word = self._run_word(kind, data, start, end)
+                        k += 1
+                        if word >= 0:
+                            r = self.t.word_rank[word]
+                            if r >= 0:
+                                ranks[found] = r
+                                found += 1
+                            if prev >= 0:
+                                r = _pair(&self.t, prev, word)
+                                if r >= 0:
+                                    ranks[found] = r
+                                    found += 1
+                        prev = word
+            return _ranked_sum(&self.t, ranks, found)
+        finally:
+            free(ranks)
+
+    cdef int32_t _run_word(self, int kind, void* data, Py_ssize_t start, Py_ssize_t end) except -2:
+        """The model word of the code points ``start:end`` of a str's data, or -1 (a run longer
+        than any model word's bytes cannot be one)."""
+        cdef Py_ssize_t longest = 4 * (end - start), n = 0, i
+        cdef uint8_t stack[256]
+        cdef uint8_t* buf = stack
+        if longest > 256:
+            buf = <uint8_t*>malloc(longest)
+            if buf == NULL:
+                raise MemoryError()
+        try:
+            for i in range(start, end):
+                n += _utf8(PyUnicode_READ(kind, data, i), buf + n)
+            return _word(&self.t, buf, n)
+        finally:
+            if buf != stack:
+                free(buf)
+
     def weight_sum(self, views):
         """Sum of the weights of the distinct features of ``views`` (a tuple or list of str),
         in sorted feature order; None when the Python path must decide (see the module)."""
         if type(views) is not tuple and type(views) is not list:
             return None
         cdef Py_ssize_t size, total = 0, v, n_views = len(views)
+        cdef bint wide = False
         for v in range(n_views):
             view = views[v]
-            if not PyUnicode_CheckExact(view) or not PyUnicode_IS_ASCII(view):
+            if not PyUnicode_CheckExact(view):
                 return None
+            wide = wide or not PyUnicode_IS_ASCII(view)
             total += len(view)
+        if wide:
+            return self._wide_weight_sum(views)
         cdef const uint8_t** data = <const uint8_t**>malloc((n_views + 1) * sizeof(uint8_t*))
         cdef Py_ssize_t* sizes = <Py_ssize_t*>malloc((n_views + 1) * sizeof(Py_ssize_t))
         cdef int32_t* ranks = <int32_t*>malloc(directive_ranks_room(total) * sizeof(int32_t))
@@ -255,12 +361,47 @@ cdef int directive_weight_sum(const DirectiveTables* t, const uint8_t* const* vi
                         ranks[found] = r
                         found += 1
             prev = word
+    out[0] = _ranked_sum(t, ranks, found)
+    return 0
+
+
+cdef double _ranked_sum(const DirectiveTables* t, int32_t* ranks, Py_ssize_t found) noexcept nogil:
+    """The weights of the distinct ``ranks[:found]`` added in rank (sorted feature) order, left
+    to right from 0.0; sorts ``ranks`` in place."""
+    cdef double s = 0.0
+    cdef Py_ssize_t i
     # ranks are >= 0, so as unsigned slots they sort the same (in place, inlined comparisons)
     found = minhash_sort_unique(<slot_t*>ranks, found)
     for i in range(found):
         s += t.weight_of_rank[ranks[i]]
-    out[0] = s
-    return 0
+    return s
+
+
+cdef inline bint _is_cjk(uint32_t c) noexcept nogil:
+    """``directive_score._CJK``: kana, CJK ideographs (and extension A), Hangul syllables."""
+    return (0x3040 <= c <= 0x30FF or 0x3400 <= c <= 0x4DBF or 0x4E00 <= c <= 0x9FFF
+            or 0xAC00 <= c <= 0xD7AF)
+
+
+cdef inline Py_ssize_t _utf8(uint32_t c, uint8_t* out) noexcept nogil:
+    """Write the UTF-8 bytes of ``c`` (not a surrogate) to ``out``; how many (1 to 4)."""
+    if c < 0x80:
+        out[0] = <uint8_t>c
+        return 1
+    if c < 0x800:
+        out[0] = <uint8_t>(0xC0 | (c >> 6))
+        out[1] = <uint8_t>(0x80 | (c & 0x3F))
+        return 2
+    if c < 0x10000:
+        out[0] = <uint8_t>(0xE0 | (c >> 12))
+        out[1] = <uint8_t>(0x80 | ((c >> 6) & 0x3F))
+        out[2] = <uint8_t>(0x80 | (c & 0x3F))
+        return 3
+    out[0] = <uint8_t>(0xF0 | (c >> 18))
+    out[1] = <uint8_t>(0x80 | ((c >> 12) & 0x3F))
+    out[2] = <uint8_t>(0x80 | ((c >> 6) & 0x3F))
+    out[3] = <uint8_t>(0x80 | (c & 0x3F))
+    return 4
 
 
 cdef Py_ssize_t _table_size(Py_ssize_t n):

@@ -156,8 +156,8 @@ class Model:
 
     def score(self, views) -> float:
         """bias + the weights of the features of ``views`` (a segment's normalised views),
-        summed in sorted feature order (:func:`_weight_sum`). Plain-ASCII views are summed by
-        the compiled ``ckn._directive.AsciiScorer`` (the same double)."""
+        summed in sorted feature order (:func:`_weight_sum`). Views without an address hint
+        are summed by the compiled ``ckn._directive.AsciiScorer`` (the same double)."""
         scorer = self._scorer()
         if scorer is not None:
             total = scorer.weight_sum(views)
