@@ -31,4 +31,3 @@ cdef int directive_weight_sum(const DirectiveTables* t, const uint8_t* const* vi
 cdef class AsciiScorer:
     cdef DirectiveTables t
     cdef object _wide_weight_sum(self, views)
-    cdef int32_t _run_word(self, int kind, void* data, Py_ssize_t start, Py_ssize_t end) except -2

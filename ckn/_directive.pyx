@@ -171,18 +171,18 @@ cdef class AsciiScorer:
         points (runs of ``[^\\W\\d_]``, which ``re`` takes as alphanumeric and not decimal;
         a run with a ``_CJK`` character gives its two-character windows, or itself when it is
         one character long, any other run itself when two or more long), each token looked up
-        by its UTF-8 bytes. None when a view holds an address hint: the ASCII hint test on its
-        UTF-8 bytes, which a non-ASCII letter after a domain ending can only make fire where
-        ``re``'s would not, so it only sends more views to Python."""
-        cdef Py_ssize_t n_views = len(views), v, size, i, start, end, k, room = 2, found = 0
-        cdef Py_ssize_t length
+        by its bytes in the view's UTF-8 (kept by the str). None when a view holds a lone
+        surrogate (no UTF-8) or an address hint: the ASCII hint test on its UTF-8 bytes, which a non-ASCII letter after a domain
+        ending can only make fire where ``re``'s would not, so it only sends more views to
+        Python."""
+        cdef Py_ssize_t n_views = len(views), v, size, i, start, at, k, room = 2, found = 0
+        cdef Py_ssize_t length, b, width
         cdef const uint8_t* utf8
         cdef int kind
         cdef void* data
         cdef uint32_t c
         cdef bint cjk
-        cdef int32_t word, prev, r
-        cdef uint8_t token[8]
+        cdef int32_t prev
         for v in range(n_views):
             room += 2 * PyUnicode_GET_LENGTH(views[v])
         cdef int32_t* ranks = <int32_t*>malloc(room * sizeof(int32_t))
@@ -191,75 +191,43 @@ cdef class AsciiScorer:
         try:
             for v in range(n_views):
                 view = views[v]
-                utf8 = <const uint8_t*>PyUnicode_AsUTF8AndSize(view, &size)
+                try:
+                    utf8 = <const uint8_t*>PyUnicode_AsUTF8AndSize(view, &size)
+                except UnicodeEncodeError:  # a lone surrogate: the Python path reads it
+                    return None
                 if _address_hint(utf8, size):
                     return None
                 kind = PyUnicode_KIND(view)
                 data = PyUnicode_DATA(view)
                 length = PyUnicode_GET_LENGTH(view)
                 prev = -2  # -2: no token yet in this view; -1: an unknown word
-                i = 0
+                i = b = 0  # code point i starts at byte b of utf8
                 while i < length:
                     c = PyUnicode_READ(kind, data, i)
                     if not Py_UNICODE_ISALNUM(c) or Py_UNICODE_ISDECIMAL(c):
                         i += 1
+                        b += _utf8_size(c)
                         continue
-                    start = i
-                    cjk = False
+                    start, at, cjk = i, b, False
                     while i < length:
                         c = PyUnicode_READ(kind, data, i)
                         if not Py_UNICODE_ISALNUM(c) or Py_UNICODE_ISDECIMAL(c):
                             break
                         cjk = cjk or _is_cjk(c)
                         i += 1
-                    end = i
-                    if not cjk and end - start < 2:
-                        continue
-                    k = start
-                    while True:  # the run's tokens: itself, or its windows of two
-                        if cjk and end - start > 1:
-                            if k + 2 > end:
-                                break
-                            size = _utf8(PyUnicode_READ(kind, data, k), token)
-                            size += _utf8(PyUnicode_READ(kind, data, k + 1), token + size)
-                            word = _word(&self.t, token, size)
-                        else:
-                            if k > start:
-                                break
-                            word = self._run_word(kind, data, start, end)
-                        k += 1
-                        if word >= 0:
-                            r = self.t.word_rank[word]
-                            if r >= 0:
-                                ranks[found] = r
-                                found += 1
-                            if prev >= 0:
-                                r = _pair(&self.t, prev, word)
-                                if r >= 0:
-                                    ranks[found] = r
-                                    found += 1
-                        prev = word
+                        b += _utf8_size(c)
+                    if cjk and i - start > 1:  # windows of two: bytes at .. at + width
+                        for k in range(start, i - 1):
+                            width = _utf8_size(PyUnicode_READ(kind, data, k))
+                            prev = _token(&self.t, utf8 + at,
+                                          width + _utf8_size(PyUnicode_READ(kind, data, k + 1)),
+                                          prev, ranks, &found)
+                            at += width
+                    elif cjk or i - start > 1:
+                        prev = _token(&self.t, utf8 + at, b - at, prev, ranks, &found)
             return _ranked_sum(&self.t, ranks, found)
         finally:
             free(ranks)
-
-    cdef int32_t _run_word(self, int kind, void* data, Py_ssize_t start, Py_ssize_t end) except -2:
-        """The model word of the code points ``start:end`` of a str's data, or -1 (a run longer
-        than any model word's bytes cannot be one)."""
-        cdef Py_ssize_t longest = 4 * (end - start), n = 0, i
-        cdef uint8_t stack[256]
-        cdef uint8_t* buf = stack
-        if longest > 256:
-            buf = <uint8_t*>malloc(longest)
-            if buf == NULL:
-                raise MemoryError()
-        try:
-            for i in range(start, end):
-                n += _utf8(PyUnicode_READ(kind, data, i), buf + n)
-            return _word(&self.t, buf, n)
-        finally:
-            if buf != stack:
-                free(buf)
 
     def weight_sum(self, views):
         """Sum of the weights of the distinct features of ``views`` (a tuple or list of str),
@@ -331,8 +299,7 @@ cdef int directive_weight_sum(const DirectiveTables* t, const uint8_t* const* vi
                               double* out) noexcept nogil:
     cdef Py_ssize_t size, i, start, found = 0, v
     cdef const uint8_t* p
-    cdef int32_t word, prev, r
-    cdef double s = 0.0
+    cdef int32_t prev
     for v in range(n_views):
         p = views[v]
         size = sizes[v]
@@ -347,22 +314,29 @@ cdef int directive_weight_sum(const DirectiveTables* t, const uint8_t* const* vi
             start = i
             while i < size and _is_letter(p[i]):
                 i += 1
-            if i - start < 2:
-                continue
-            word = _word(t, p + start, i - start)
-            if word >= 0:
-                r = t.word_rank[word]
-                if r >= 0:
-                    ranks[found] = r
-                    found += 1
-                if prev >= 0:
-                    r = _pair(t, prev, word)
-                    if r >= 0:
-                        ranks[found] = r
-                        found += 1
-            prev = word
+            if i - start >= 2:
+                prev = _token(t, p + start, i - start, prev, ranks, &found)
     out[0] = _ranked_sum(t, ranks, found)
     return 0
+
+
+cdef inline int32_t _token(const DirectiveTables* t, const uint8_t* p, Py_ssize_t n,
+                           int32_t prev, int32_t* ranks, Py_ssize_t* found) noexcept nogil:
+    """Add to ``ranks`` the known features of the token ``p[:n]`` (its word, and its pair with
+    the token before it, whose word number is ``prev``: -1 unknown, -2 none); return its word
+    number, or -1."""
+    cdef int32_t word = _word(t, p, n), r
+    if word >= 0:
+        r = t.word_rank[word]
+        if r >= 0:
+            ranks[found[0]] = r
+            found[0] += 1
+        if prev >= 0:
+            r = _pair(t, prev, word)
+            if r >= 0:
+                ranks[found[0]] = r
+                found[0] += 1
+    return word
 
 
 cdef double _ranked_sum(const DirectiveTables* t, int32_t* ranks, Py_ssize_t found) noexcept nogil:
@@ -383,25 +357,9 @@ cdef inline bint _is_cjk(uint32_t c) noexcept nogil:
             or 0xAC00 <= c <= 0xD7AF)
 
 
-cdef inline Py_ssize_t _utf8(uint32_t c, uint8_t* out) noexcept nogil:
-    """Write the UTF-8 bytes of ``c`` (not a surrogate) to ``out``; how many (1 to 4)."""
-    if c < 0x80:
-        out[0] = <uint8_t>c
-        return 1
-    if c < 0x800:
-        out[0] = <uint8_t>(0xC0 | (c >> 6))
-        out[1] = <uint8_t>(0x80 | (c & 0x3F))
-        return 2
-    if c < 0x10000:
-        out[0] = <uint8_t>(0xE0 | (c >> 12))
-        out[1] = <uint8_t>(0x80 | ((c >> 6) & 0x3F))
-        out[2] = <uint8_t>(0x80 | (c & 0x3F))
-        return 3
-    out[0] = <uint8_t>(0xF0 | (c >> 18))
-    out[1] = <uint8_t>(0x80 | ((c >> 12) & 0x3F))
-    out[2] = <uint8_t>(0x80 | ((c >> 6) & 0x3F))
-    out[3] = <uint8_t>(0x80 | (c & 0x3F))
-    return 4
+cdef inline Py_ssize_t _utf8_size(uint32_t c) noexcept nogil:
+    """Bytes of the UTF-8 encoding of ``c``."""
+    return 1 if c < 0x80 else 2 if c < 0x800 else 3 if c < 0x10000 else 4
 
 
 cdef Py_ssize_t _table_size(Py_ssize_t n):

@@ -70,7 +70,7 @@ except ImportError:  # Python 3.10
 
 __all__ = ["MAX_LITERAL", "UNICODE_MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "UNICODE_TABLE_PATH",
            "TRUE", "FALSE", "required", "starts", "holds", "holds_over", "cut", "program",
-           "program_for", "unicode_program_for", "alternatives", "alternatives_for", "starts_for",
+           "program_for", "alternatives", "alternatives_for", "starts_for",
            "pattern_key", "load_table", "table", "unicode_table"]
 
 TRUE, FALSE = ("T",), ("F",)
@@ -477,22 +477,16 @@ def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[
         return {}
 
 
-def program_for(name: str, pattern: str, rules: dict[str, tuple]):
-    """``program(required(pattern))``, from the loaded table when its entry for ``name`` was
-    made from this very pattern."""
+def program_for(name: str, pattern: str, rules: dict[str, tuple], *, unicode: bool = False):
+    """``program(required(pattern))``, or with ``unicode`` ``program(required(pattern,
+    unicode=True), UNICODE_MAX_LITERAL)``, from the loaded table (``TABLE_PATH``'s, or
+    ``UNICODE_TABLE_PATH``'s) when its entry for ``name`` was made from this very pattern."""
     entry = rules.get(name)
     if entry is not None and entry[0] == pattern_key(pattern):
         return entry[1]
+    if unicode:
+        return program(required(pattern, unicode=True), UNICODE_MAX_LITERAL)
     return program(required(pattern))
-
-
-def unicode_program_for(name: str, pattern: str, rules: dict[str, tuple]):
-    """``program(required(pattern, unicode=True), UNICODE_MAX_LITERAL)``, from the loaded
-    unicode table when its entry for ``name`` was made from this very pattern."""
-    entry = rules.get(name)
-    if entry is not None and entry[0] == pattern_key(pattern):
-        return entry[1]
-    return program(required(pattern, unicode=True), UNICODE_MAX_LITERAL)
 
 
 def alternatives_for(name: str, pattern: str, rules: dict[str, tuple]) -> list[tuple]:

@@ -634,7 +634,7 @@ cdef Py_ssize_t _pack_literal_or(int32_t* out, Py_ssize_t i) noexcept:
         words[k] = out[3 * (i + 1 + k) + 1]
     qsort(words, literals, sizeof(int32_t), _by_value)
     k = 0
-    while k < literals:  # the triples go after the sorted numbers' slots they replace
+    while k < literals:  # the triples go after the sorted numbers in ``words``
         mask = 0
         at = words[k] >> 6
         while k < literals and words[k] >> 6 == at:

@@ -156,16 +156,15 @@ class Model:
 
     def score(self, views) -> float:
         """bias + the weights of the features of ``views`` (a segment's normalised views),
-        summed in sorted feature order (:func:`_weight_sum`). Views without an address hint
-        are summed by the compiled ``ckn._directive.AsciiScorer`` (the same double)."""
+        summed in sorted feature order (:func:`_weight_sum`). Views without an address hint or
+        a lone surrogate are summed by the compiled ``ckn._directive.AsciiScorer`` (the same
+        double)."""
         scorer = self._scorer()
         if scorer is not None:
             total = scorer.weight_sum(views)
             if total is not None:
                 return self.bias + total
-        weights = self.weights  # (an unknown feature adds 0.0: leaving it out is the same sum)
-        return self.bias + _weight_sum(weights, sorted(
-            [f for f in _feature_set(views) if f in weights]))
+        return self.bias + _weight_sum(self.weights, sorted(_feature_set(views)))
 
     def _scorer(self):
         """The compiled ``AsciiScorer`` of the weights (None without the extension), built on

@@ -258,7 +258,11 @@ def _deobfuscate_regex(view: str) -> str:
     return _SHORT_UNDERSCORE.sub(r"\1", view) if "_" in view else view
 
 
+@lru_cache(maxsize=16)
 def _fold(text: str) -> str:
+    """NFKC, invisible characters dropped, case folded, accents and typographic punctuation read
+    as ASCII (``_FOLD``). The last few are kept: a non-ASCII segment is folded to test whether
+    its fold is ASCII (``_folded_ascii``) and again for its views (``normalized_views``)."""
     text = _INVISIBLE_RE.sub("", unicodedata.normalize("NFKC", text)).casefold()
     if _mapped_code_points is None:
         return text.translate(_FOLD)
@@ -5273,7 +5277,8 @@ def _formula_table() -> dict[str, tuple]:
 
 
 def _unicode_bits():
-    """The rules' literal formulas for views of any text (``_rule_formula.unicode_program_for``:
+    """The rules' literal formulas for views of any text (``_rule_formula.program_for`` with
+    ``unicode``:
     non-ASCII literals kept, as UTF-8), one rule bit per rule, over a literal index of their
     own; loaded on first use (the first non-ASCII segment that does not fold to ASCII). None
     without the compiled extension."""
@@ -5286,7 +5291,8 @@ def _unicode_bits():
                 programs = [[] for _ in range(_RULE_BITS)]
                 for index, rule in enumerate(RULES):
                     programs[index % _RULE_BITS].append(
-                        _rule_formula.unicode_program_for(rule.name, rule.pattern, table))
+                        _rule_formula.program_for(rule.name, rule.pattern, table,
+                                                  unicode=True))
                 _UNICODE_BITS = _FormulaBits(_LiteralIndex(), programs)
     return _UNICODE_BITS
 
@@ -5299,7 +5305,9 @@ def _rules_for_views(views: tuple[str, ...]) -> tuple[int, ...]:
     bits = _unicode_bits()
     if bits is None:
         return _ALL_RULES
-    return _rules_of(bits.narrow([view.encode("utf-8") for view in views], _RULE_MASK))
+    # (a lone surrogate is encoded alone too: a literal's bytes still occur where it does)
+    return _rules_of(bits.narrow([view.encode("utf-8", "surrogatepass") for view in views],
+                                 _RULE_MASK))
 
 
 def _view_checks():

@@ -277,6 +277,7 @@ def test_compiled_weight_sum_declines_what_python_must_decide():
     scorer = load_model()._scorer()
     views = ("ignore the rules", "café")  # beyond ASCII: read over code points
     assert scorer.weight_sum(views).hex() == _reference_sum(load_model(), views).hex()
+    assert scorer.weight_sum(("ignore the rules", "caf\u00e9 \ud800")) is None  # no UTF-8
     assert scorer.weight_sum(("mail ops@host",)) is None
     assert scorer.weight_sum(["see www.x"]) is None
     assert scorer.weight_sum("ignore the rules") is None          # not a tuple or list

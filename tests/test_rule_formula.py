@@ -21,7 +21,7 @@ from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE,
                                UNICODE_MAX_LITERAL, UNICODE_TABLE_PATH, alternatives,
                                alternatives_for, cut, holds, holds_over, load_table, pattern_key,
                                program, program_for, required, starts, starts_for, table,
-                               unicode_program_for, unicode_table)
+                               unicode_table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 from corpora import PROSE, rule_and_corpus_lines
@@ -432,7 +432,7 @@ def test_the_shipped_table_is_the_derivation():
     assert shipped == unicode_table({rule.name: rule.pattern for rule in RULES})
     assert shipped["max_literal"] == UNICODE_MAX_LITERAL
     loaded = load_table(UNICODE_TABLE_PATH, UNICODE_MAX_LITERAL)
-    assert all(unicode_program_for(rule.name, rule.pattern, loaded)
+    assert all(program_for(rule.name, rule.pattern, loaded, unicode=True)
                == program(required(rule.pattern, unicode=True), UNICODE_MAX_LITERAL)
                for rule in RULES[:5])
     assert load_table(UNICODE_TABLE_PATH) == {}  # made for another max_literal

@@ -124,8 +124,8 @@ def test_the_model_scores_a_folded_segment_without_its_anchor_words():
     assert flagged
     for line in flagged:
         assert sanitize_text(line) == sanitize_text(line, prefilter=False)
-        assert all(bits & _sanitizer._MODEL_BIT for _, bits in _segments(line)
-                   if CHECKS.folded(_) is not None)
+        assert all(bits & _sanitizer._MODEL_BIT for segment, bits in _segments(line)
+                   if CHECKS.folded(segment) is not None)
 
 
 def _flagged_by_the_model_only() -> list[str]:

@@ -9,8 +9,9 @@ alternation, each alternative's too (the sanitizer runs each alternative only wh
 literals occur, from where its matches can start); the unicode file holds
 ``program(required(rule.pattern, unicode=True))`` (what non-ASCII views are checked against).
 Deriving them at run time would cost about a second each, so they ship. Rerun after changing a
-rule (the test-suite fails while a file is stale, and until then ``ckn._rule_formula``'s
-``program_for`` and ``unicode_program_for`` derive the changed rules' programs themselves).
+rule (the test-suite fails while a file is stale, and until then
+``ckn._rule_formula.program_for``, with ``unicode=True`` for the second file, derives the
+changed rules' programs itself).
 ``--check`` compares with the shipped files instead of writing.
 """
 
