@@ -110,18 +110,36 @@ cdef inline size_t _dc_bytes(index_t span) noexcept nogil:
     return _add(_mul(6 * sizeof(int64_t), <size_t>span), _mul(<size_t>((span + 7) // 8), 8))
 
 
+cdef inline size_t _dp_bytes(index_t items, index_t span, size_t max_memory) noexcept nogil:
+    """The DP area for ``items`` items over ``span`` cells: the keep-bitset table when it fits
+    in ``max_memory``, else the divide-and-conquer working set plus what is left of
+    ``max_memory`` for its bitset base cases."""
+    cdef size_t bitset = _bitset_bytes(items, span)
+    if bitset <= max_memory:
+        return bitset
+    cdef size_t dc = _dc_bytes(span)
+    return dc if dc > max_memory else max_memory
+
+
+cdef inline size_t _head_bytes(const Plan* plan) noexcept nogil:
+    """The workspace before the DP area: the index list, then the reduction's scratch."""
+    return _add(_mul(<size_t>plan.m, sizeof(index_t)), _reduce_bytes(plan.m))
+
+
+cdef inline size_t _allocating_bytes(const Plan* plan) noexcept nogil:
+    """The workspace of ``_ALLOCATE``: the head and the reduction's core DP row (span int64
+    cells), which otherwise lies in the DP area."""
+    return _add(_head_bytes(plan), _mul(<size_t>plan.span, sizeof(int64_t)))
+
+
 cdef size_t knapsack_workspace_size(const weight_t* weights, index_t n, weight_t budget,
                                     size_t max_memory) noexcept nogil:
     cdef Plan plan
     if not _make_plan(weights, n, budget, &plan):
         return 0
-    # The reduction's scratch (O(m)) comes after the index list, then the DP area.
-    cdef size_t head = _add(_mul(<size_t>plan.m, sizeof(index_t)), _reduce_bytes(plan.m))
-    cdef size_t bitset = _bitset_bytes(plan.m, plan.span)
-    if bitset <= max_memory:
-        return _add(head, bitset)
-    cdef size_t dc = _dc_bytes(plan.span)
-    return _add(head, dc if dc > max_memory else max_memory)
+    # sized for a DP over every fitting item: what is left free after the reduction is not
+    # known before it runs
+    return _add(_head_bytes(&plan), _dp_bytes(plan.m, plan.span, max_memory))
 
 
 
@@ -482,6 +500,8 @@ cdef enum:
     _NO_INT32 = 2       # int64 DP cells even when the values' sum fits in int32
     _NO_SIMD = 4        # no AVX2 kernels (SSE2 int32 / scalar int64 only)
     _NO_PROPORTIONAL = 8  # no reachability-bitset path for items of one common efficiency
+    _ALLOCATE = 16      # the workspace holds the head only: the DP area is allocated once the
+                        # reduction has left its items (solve()'s path; see _solve_flags)
 
 
 cdef inline void _row(void* f, bint i32, bint avx2, index_t span, index_t w, int64_t v,
@@ -873,20 +893,28 @@ cdef int knapsack_solve(const weight_t* weights, const value_t* values, index_t 
                         uint8_t* selected, value_t* total_value,
                         weight_t* total_weight) noexcept nogil:
     return _solve_flags(weights, values, n, budget, workspace, workspace_size, selected,
-                        total_value, total_weight, 0)
+                        total_value, total_weight, 0, 0)
 
 
 cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
                       weight_t budget, void* workspace, size_t workspace_size,
                       uint8_t* selected, value_t* total_value,
-                      weight_t* total_weight, int flags) noexcept nogil:
+                      weight_t* total_weight, int flags, size_t max_memory) noexcept nogil:
+    """``knapsack_solve`` with test flags. With ``_ALLOCATE`` the workspace needs only
+    ``_allocating_bytes`` and the DP area is allocated (``PyMem_RawMalloc``, no GIL needed) for
+    the items the reduction leaves free, ``_dp_bytes`` of them with ``max_memory``: a pool
+    whose reduction fixes nearly everything does not reserve the table of every fitting item
+    (10,000 items x 128,000 tokens: 153 MiB); CKN_ENOMEM when that allocation fails."""
     cdef Plan plan
-    cdef index_t i, k, m
+    cdef index_t i, k, m, items
     cdef value_t value_sum = 0
     cdef weight_t weight_sum = 0, residual, g, free_w
     cdef index_t* elig
-    cdef size_t head, rest, scratch, dense_min
+    cdef size_t head, rest, scratch, dense_min, dp_size
     cdef char* area
+    cdef void* dp
+    cdef index_t span
+    cdef bint allocate = flags & _ALLOCATE
     if not _make_plan(weights, n, budget, &plan):
         return CKN_EINVAL
     for i in range(n):
@@ -899,11 +927,17 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
     if workspace_size < head:
         return CKN_ENOMEM
     rest = workspace_size - head
-    dense_min = _bitset_bytes(plan.m, plan.span)
-    if _dc_bytes(plan.span) < dense_min:
-        dense_min = _dc_bytes(plan.span)
-    if rest < dense_min:
-        return CKN_ENOMEM
+    scratch = _reduce_bytes(plan.m)
+    if allocate:  # the reduction's scratch and core row, then nothing
+        dense_min = _mul(<size_t>plan.span, sizeof(int64_t))
+        if rest < _add(scratch, dense_min):
+            return CKN_ENOMEM
+    else:
+        dense_min = _bitset_bytes(plan.m, plan.span)
+        if _dc_bytes(plan.span) < dense_min:
+            dense_min = _dc_bytes(plan.span)
+        if rest < dense_min:
+            return CKN_ENOMEM
     memset(selected, 0, <size_t>n)
     elig = <index_t*>workspace
     k = 0
@@ -912,7 +946,6 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
             elig[k] = i
             k += 1
     area = <char*>workspace + head
-    scratch = _reduce_bytes(plan.m)
     m = -1
     if (not (flags & _NO_REDUCTION) and rest - dense_min >= scratch
             and (flags & _NO_PROPORTIONAL or plan.m == 0
@@ -923,9 +956,9 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
         # than the dense one (fewer items, smaller capacity), so the area left still suffices.
         m = _reduce(weights, values, elig, plan.m, plan.cap, plan.g, area, area + scratch,
                     selected, &residual)
-    if m < 0:
-        _select(weights, values, elig, plan.m, plan.g, plan.span, area, rest, selected, flags)
-    elif m > 0:
+    if m < 0:  # no reduction: the DP over every fitting item
+        items, g, span, dp, dp_size = plan.m, plan.g, plan.span, area, rest
+    else:  # the DP over the m free items, within what the fixed-in items leave
         g = 0
         free_w = 0
         for k in range(m):
@@ -933,8 +966,18 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
             free_w += weights[elig[k]]
         if residual > free_w:
             residual = free_w
-        _select(weights, values, elig, m, g, <index_t>(residual // g) + 1, area + scratch,
-                rest - scratch, selected, flags)
+        items = m
+        span = <index_t>(residual // g) + 1 if m > 0 else 1
+        dp, dp_size = area + scratch, rest - scratch
+    if items > 0 and allocate:
+        dp_size = _dp_bytes(items, span, max_memory)
+        dp = PyMem_RawMalloc(dp_size)
+        if dp == NULL:
+            return CKN_ENOMEM
+    if items > 0:
+        _select(weights, values, elig, items, g, span, dp, dp_size, selected, flags)
+    if items > 0 and allocate:
+        PyMem_RawFree(dp)
     value_sum = 0
     for i in range(n):
         if selected[i]:
@@ -1036,21 +1079,23 @@ def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
     >>> solve([95, 75, 175], [1624, 1572, 1639], 180)
     KnapsackResult(indices=(0, 1), total_value=3196, total_weight=170)
     """
-    return _run(weights, values, budget, max_memory, 0)
+    return _run(weights, values, budget, max_memory, _ALLOCATE)
 
 
 def _solve_paths(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY, reduction=True,
-                 int32=True, simd=True, proportional=True):
+                 int32=True, simd=True, proportional=True, allocate=True):
     """:func:`solve` with internal paths switched off, for tests and benchmarks (private).
 
     ``reduction=False`` runs the plain dense DP over every fitting item; ``int32=False`` keeps
     int64 DP cells; ``simd=False`` avoids the AVX2 kernels; ``proportional=False`` skips the
-    reachability-bitset path for items of one common efficiency. Every combination returns the
-    same selection as :func:`solve`.
+    reachability-bitset path for items of one common efficiency; ``allocate=False`` solves in
+    one workspace of ``knapsack_workspace_size`` bytes, as the C API's callers do. Every
+    combination returns the same selection as :func:`solve`.
     """
     return _run(weights, values, budget, max_memory,
                 (0 if reduction else _NO_REDUCTION) | (0 if int32 else _NO_INT32)
-                | (0 if simd else _NO_SIMD) | (0 if proportional else _NO_PROPORTIONAL))
+                | (0 if simd else _NO_SIMD) | (0 if proportional else _NO_PROPORTIONAL)
+                | (_ALLOCATE if allocate else 0))
 
 
 def _run(weights, values, budget, max_memory, int flags):
@@ -1084,7 +1129,16 @@ def _run(weights, values, budget, max_memory, int flags):
     selected = bytearray(n)
     cdef uint8_t[::1] sel = selected
     cdef uint8_t* sp = &sel[0] if n > 0 else NULL
-    size = knapsack_workspace_size(wp, n, c_budget, cap)  # O(n): keeps the GIL
+    # With _ALLOCATE: the index list, the reduction's scratch and its core row, O(n + budget);
+    # the DP area is allocated inside, for the items the reduction leaves free. Without: one
+    # workspace for a DP over every fitting item, as the C API's callers allocate it.
+    cdef Plan plan
+    if not _make_plan(wp, n, c_budget, &plan):  # (the checks above exclude this)
+        raise CknValueError("weights and budget must be non-negative")
+    if flags & _ALLOCATE:
+        size = _allocating_bytes(&plan)
+    else:
+        size = knapsack_workspace_size(wp, n, c_budget, cap)
     if size == SIZE_MAX:
         raise CknMemoryError("knapsack workspace size overflows size_t; the budget is too large")
     cdef void* workspace = PyMem_RawMalloc(size if size > 0 else 1)
@@ -1097,14 +1151,18 @@ def _run(weights, values, budget, max_memory, int flags):
         if n >= 256 or <double>n * c_budget >= 256.0 * NOGIL_MIN_WORK:
             with nogil:
                 status = _solve_flags(wp, vp, n, c_budget, workspace, size, sp,
-                                      &total_value, &total_weight, flags)
+                                      &total_value, &total_weight, flags, cap)
         else:
             status = _solve_flags(wp, vp, n, c_budget, workspace, size, sp,
-                                  &total_value, &total_weight, flags)
+                                  &total_value, &total_weight, flags, cap)
     finally:
         PyMem_RawFree(workspace)
     if status == CKN_EOVERFLOW:
         raise CknValueError("values: their sum overflows int64")
+    if status == CKN_ENOMEM:
+        raise CknMemoryError(f"cannot allocate the knapsack's table for {n} items within a "
+                             f"budget of {budget}: pass a smaller max_memory (divide and "
+                             f"conquer then needs O(n + budget) bytes)")
     if status != CKN_OK:
         raise CknValueError(f"knapsack_solve failed with status {status}")
     chosen = []

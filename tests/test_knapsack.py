@@ -1,12 +1,17 @@
 """ckn.knapsack.solve against brute force, metamorphic properties, input handling and errors."""
 
 import random
+import subprocess
+import sys
+import tracemalloc
 from array import array
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ckn
 from ckn import CknError
 from ckn.knapsack import KnapsackResult, _solve_paths, solve
 from reference import knapsack_brute_force
@@ -34,6 +39,11 @@ PATHS = [
     {"int32": False, "simd": False, "max_memory": 600},
     {"proportional": False},
     {"reduction": False, "proportional": False},
+    # one workspace sized for a DP over every item, as the C API's callers allocate it
+    {"allocate": False},
+    {"allocate": False, "reduction": False},
+    {"allocate": False, "max_memory": 0},
+    {"allocate": False, "max_memory": 600, "proportional": False},
 ]
 # The plain dense DP: no reduction, int64 scalar cells, keep-bitset, no proportional shortcut.
 PLAIN = {"reduction": False, "int32": False, "simd": False, "proportional": False}
@@ -329,3 +339,66 @@ def test_reduction_keeps_zero_weight_and_drops_zero_value_items():
         expected = knapsack_brute_force(weights, values, budget)
         assert solve(weights, values, budget).indices == expected
         assert 0 in expected and 2 in expected and 1 not in expected and 5 not in expected
+
+
+# ----------------------------------------------------------------------------- working memory
+
+def test_solve_allocates_the_table_of_the_free_items_only():
+    # 10,000 pool-like items under 128,000 tokens: a table over every fitting item would be
+    # 10,000 x 128,001 bits (153 MiB); the reduction leaves a few items free and solve()
+    # allocates their table after it.
+    weights, values = family_instance("pool", 10_000, 5)
+    budget = 128_000
+    tracemalloc.start()
+    try:
+        result = solve(weights, values, budget)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, peak
+    assert result == _solve_paths(weights, values, budget, allocate=False)
+
+
+_ADDRESS_SPACE_CHILD = """
+import random, resource, sys
+sys.path[:0] = {paths!r}
+from test_knapsack import family_instance
+from ckn import CknMemoryError
+from ckn.knapsack import _solve_paths, solve
+
+def attempt(f):
+    try:
+        return f()
+    except CknMemoryError as error:
+        return "CknMemoryError: " + str(error)
+
+pool = family_instance("pool", 10_000, 5)
+equal = family_instance("equal_efficiency", 2_000, 5)  # nothing to fix: a 32 MB table
+vm = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmSize:"))
+resource.setrlimit(resource.RLIMIT_AS, (vm * 1024 + 24 * 2**20, resource.RLIM_INFINITY))
+print(attempt(lambda: solve(*pool, 128_000).total_weight))
+print(attempt(lambda: _solve_paths(*pool, 128_000, allocate=False).total_weight))
+print(attempt(lambda: solve(*equal, 128_000).total_weight))
+print(attempt(lambda: solve(*equal, 128_000, max_memory=0).total_weight))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_solve_within_an_address_space_limit():
+    # A process allowed 24 MiB of address space more than it has: solve() fits (its table is
+    # for the free items); a workspace for every item does not (CknMemoryError, no crash);
+    # nor does a table of 2,000 items that nothing fixes, which max_memory=0 then solves by
+    # divide and conquer in O(n + budget) bytes, as the error says.
+    tests = str(Path(__file__).parent)
+    package = str(Path(ckn.__file__).resolve().parent.parent)
+    proc = subprocess.run([sys.executable, "-c", _ADDRESS_SPACE_CHILD.format(paths=[tests, package])],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    fits, whole_table, no_reduction, divided = proc.stdout.splitlines()
+    pool = family_instance("pool", 10_000, 5)
+    assert int(fits) == solve(*pool, 128_000).total_weight
+    assert whole_table.startswith("CknMemoryError: cannot allocate")
+    assert no_reduction.startswith("CknMemoryError: cannot allocate the knapsack's table")
+    assert "max_memory" in no_reduction
+    equal = family_instance("equal_efficiency", 2_000, 5)
+    assert int(divided) == solve(*equal, 128_000).total_weight
