@@ -390,6 +390,7 @@ def program(formula, max_literal: int = MAX_LITERAL) -> tuple[list[bytes], array
 
 TABLE_PATH = Path(__file__).with_name("rule_formulas.json")
 UNICODE_TABLE_PATH = Path(__file__).with_name("rule_formulas_unicode.json")
+TRIES_PATH = Path(__file__).with_name("phrase_tries.json")
 
 
 def pattern_key(pattern: str) -> str:
@@ -475,6 +476,19 @@ def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[
                 for name, entry in data["rules"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
+
+
+def load_tries(path: Path = TRIES_PATH) -> dict[str, str]:
+    """The phrase-trie regexes of ``TRIES_PATH`` (``ckn.sanitizer._alt``'s, by ``pattern_key``
+    of their phrase list), or an empty dict when the file is missing or unreadable: every trie
+    is then built."""
+    try:
+        tries = json.loads(path.read_text(encoding="ascii"))["tries"]
+        if isinstance(tries, dict) and all(isinstance(v, str) for v in tries.values()):
+            return tries
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return {}
 
 
 def program_for(name: str, pattern: str, rules: dict[str, tuple], *, unicode: bool = False):

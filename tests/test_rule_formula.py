@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from ckn import sanitizer as _sanitizer
 from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE,
                                UNICODE_MAX_LITERAL, UNICODE_TABLE_PATH, alternatives,
-                               alternatives_for, cut, holds, holds_over, load_table, pattern_key,
-                               program, program_for, required, starts, starts_for, table,
-                               unicode_table)
+                               alternatives_for, cut, holds, holds_over, load_table, load_tries,
+                               pattern_key, program, program_for, required, starts, starts_for,
+                               table, unicode_table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 from corpora import PROSE, rule_and_corpus_lines
@@ -436,6 +436,17 @@ def test_the_shipped_table_is_the_derivation():
                == program(required(rule.pattern, unicode=True), UNICODE_MAX_LITERAL)
                for rule in RULES[:5])
     assert load_table(UNICODE_TABLE_PATH) == {}  # made for another max_literal
+
+
+def test_the_shipped_tries_are_built_from_the_rules_phrase_lists():
+    # tools/build_rule_formulas.py writes them: the prefix trie of every phrase list the rules
+    # are built from, found by _alt instead of built at import
+    shipped = load_tries()
+    assert shipped and set(shipped) == set(_sanitizer._PHRASE_LISTS)
+    for key, phrases in _sanitizer._PHRASE_LISTS.items():
+        assert key == pattern_key(phrases)
+        assert shipped[key] == _sanitizer._trie_of(phrases) == _sanitizer._alt(phrases)
+    assert load_tries(TABLE_PATH.with_name("no_such_file.json")) == {}
 
 
 # ---- views that are not ASCII: the unicode formulas (non-ASCII literals kept, as UTF-8)

@@ -1,5 +1,6 @@
 """Write ``ckn/rule_formulas.json`` and ``ckn/rule_formulas_unicode.json``: every sanitizer
-rule's literal-formula programs and starts.
+rule's literal-formula programs and starts; and ``ckn/phrase_tries.json``: the prefix-trie
+regex of every phrase list the rules are built from.
 
 Usage: python tools/build_rule_formulas.py [--check]   (~6 s)
 
@@ -8,10 +9,12 @@ The programs are ``ckn._rule_formula.program(required(rule.pattern))`` and the s
 alternation, each alternative's too (the sanitizer runs each alternative only where its own
 literals occur, from where its matches can start); the unicode file holds
 ``program(required(rule.pattern, unicode=True))`` (what non-ASCII views are checked against).
-Deriving them at run time would cost about a second each, so they ship. Rerun after changing a
-rule (the test-suite fails while a file is stale, and until then
+The tries are ``ckn.sanitizer._trie_of`` of each phrase list ``ckn.sanitizer._alt`` was given
+while the module was imported, by ``pattern_key`` of the list. Deriving the formulas at run
+time would cost about a second each, and the tries ~100 ms of every import, so they ship.
+Rerun after changing a rule (the test-suite fails while a file is stale, and until then
 ``ckn._rule_formula.program_for``, with ``unicode=True`` for the second file, derives the
-changed rules' programs itself).
+changed rules' programs itself, and ``_alt`` builds the tries it does not find).
 ``--check`` compares with the shipped files instead of writing.
 """
 
@@ -25,8 +28,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ckn._rule_formula import TABLE_PATH, UNICODE_TABLE_PATH, table, unicode_table  # noqa: E402
-from ckn.sanitizer import RULES  # noqa: E402
+from ckn._rule_formula import (  # noqa: E402
+    TABLE_PATH, TRIES_PATH, UNICODE_TABLE_PATH, table, unicode_table)
+from ckn.sanitizer import _PHRASE_LISTS, RULES, _trie_of  # noqa: E402
+
+
+def tries() -> dict:
+    """The content of ``phrase_tries.json``."""
+    return {"tries": {key: _trie_of(phrases) for key, phrases in sorted(_PHRASE_LISTS.items())}}
 
 
 def main(argv=None) -> int:
@@ -38,6 +47,7 @@ def main(argv=None) -> int:
     for path, data in [
         (TABLE_PATH, table(patterns, split={rule.name for rule in RULES if not rule.guard})),
         (UNICODE_TABLE_PATH, unicode_table(patterns)),
+        (TRIES_PATH, tries()),
     ]:
         text = json.dumps(data, separators=(",", ":")) + "\n"
         if args.check:
@@ -46,7 +56,7 @@ def main(argv=None) -> int:
             print(f"{path.name}: {'up to date' if same else 'STALE: rerun this script'}")
         else:
             path.write_text(text, encoding="ascii")
-            print(f"wrote {path} ({len(text):,} bytes, {len(RULES)} rules)")
+            print(f"wrote {path} ({len(text):,} bytes)")
     return 1 if stale else 0
 
 
