@@ -5382,26 +5382,46 @@ def _matcher_for(index: int, ascii_twin: bool):
     return matcher if matcher is not None else _matcher(index, ascii_twin)
 
 
+class _OnFirstUse:
+    """A search made by ``make()`` on its first call. Compiling a rule's regex costs up to
+    ~140 ms (``override_prior_instructions``' nine alternatives ~115 ms), and behind its literal
+    formula most of them never run: their literals are rarely all in a view."""
+
+    __slots__ = ("_make", "_search")
+
+    def __init__(self, make):
+        self._make = make
+        self._search = None
+
+    def __call__(self, view: str):
+        search = self._search
+        if search is None:  # (two threads may both make it: the same search either way)
+            search = self._search = self._make()
+        return search(view)
+
+
 def _matcher(index: int, ascii_twin: bool = False):
     guard = RULES[index].guard
     if ascii_twin and _LiteralFormula is not None:
         # the twin reads ASCII views only: first check, in C, the literals every match of
-        # the rule contains (ckn._rule_formula); the regex runs only where they occur. An
-        # unguarded rule's regex is split into its top-level alternatives, each run only where
-        # its own literals occur: the rule matches when one of them does.
+        # the rule contains (ckn._rule_formula); the regex runs only where they occur, and is
+        # compiled the first time they do. An unguarded rule's regex is split into its
+        # top-level alternatives, each run only where its own literals occur: the rule
+        # matches when one of them does.
         table = _formula_table()
         rule = RULES[index]
         if not guard and len(_ALTERNATIVES[index]) > 1:
             matcher = _AnyOf([
-                _checked(_started(re.compile(part, re.MULTILINE | re.ASCII),
-                                  _rule_formula.starts_for(rule.name, rule.pattern, table,
-                                                           k)).search, compiled)
+                _checked(_OnFirstUse(lambda k=k, part=part: _started(
+                    re.compile(part, re.MULTILINE | re.ASCII),
+                    _rule_formula.starts_for(rule.name, rule.pattern, table, k)).search),
+                    compiled)
                 for k, (part, compiled) in enumerate(_ALTERNATIVES[index])])
         else:
-            search = _search(index, ascii_twin, guard,
-                             _rule_formula.starts_for(rule.name, rule.pattern, table))
-            matcher = _checked_search(search, _rule_formula.program_for(rule.name, rule.pattern,
-                                                                        table))
+            matcher = _checked_search(
+                _OnFirstUse(lambda: _search(index, ascii_twin, guard, _rule_formula.starts_for(
+                    rule.name, rule.pattern, table))),
+                _rule_formula.program_for(rule.name, rule.pattern, table))
     else:
         matcher = _search(index, ascii_twin, guard)
     (_MATCHERS_ASCII if ascii_twin else _MATCHERS)[index] = matcher
