@@ -265,9 +265,15 @@ def alternatives(pattern: str) -> list[str]:
     a search for the pattern finds a match exactly when a search for one of them does (same
     flags). ``[pattern]`` when it has a single alternative or holds what splitting would
     change (``_UNSPLITTABLE``). Escapes, character classes and groups hide their ``|``."""
+    return _parts(pattern, _alternative_starts(pattern))
+
+
+def _alternative_starts(pattern: str) -> list[int]:
+    """Where each of ``alternatives(pattern)`` starts in ``pattern`` (each ends one character,
+    its ``|``, before the next starts)."""
     if _UNSPLITTABLE.search(pattern):
-        return [pattern]
-    parts, start, depth = [], 0, 0
+        return [0]
+    at, depth = [0], 0
     for token in _TOKEN.finditer(pattern):
         c = token.group()
         if c == "(":
@@ -275,10 +281,13 @@ def alternatives(pattern: str) -> list[str]:
         elif c == ")":
             depth -= 1
         elif c == "|" and depth == 0:
-            parts.append(pattern[start:token.start()])
-            start = token.end()
-    parts.append(pattern[start:])
-    return parts
+            at.append(token.end())
+    return at
+
+
+def _parts(pattern: str, at: list[int]) -> list[str]:
+    """The alternatives of ``pattern`` that start at ``at`` (``_alternative_starts``)."""
+    return [pattern[a:b - 1] for a, b in zip(at, at[1:])] + [pattern[at[-1]:]]
 
 
 def cut(formula):
@@ -450,14 +459,17 @@ def _loaded_starts(entry: dict) -> list[bytes] | None:
 
 def table(patterns: dict[str, str], split: frozenset | set = frozenset()) -> dict:
     """The table of ``rule_formulas.json`` for ``{rule name: pattern}``: per rule its pattern
-    key, program and starts (``_entry``), and for the rules named in ``split`` whose pattern
-    has several ``alternatives``, each alternative's (``"alternatives"``)."""
+    key, program and starts (``_entry``), and for the rules named in ``split`` where their
+    ``alternatives`` start (``"at"``: splitting a pattern again cost ~16 ms of a process's first
+    sanitize) and, when there are several, each alternative's (``"alternatives"``)."""
     rules = {}
     for name, pattern in patterns.items():
         entry = {"pattern": pattern_key(pattern), **_entry(pattern)}
-        parts = alternatives(pattern) if name in split else [pattern]
-        if len(parts) > 1:
-            entry["alternatives"] = [_entry(part) for part in parts]
+        if name in split:
+            entry["at"] = _alternative_starts(pattern)
+            parts = _parts(pattern, entry["at"])
+            if len(parts) > 1:
+                entry["alternatives"] = [_entry(part) for part in parts]
         rules[name] = entry
     return {"max_literal": MAX_LITERAL, "rules": rules}
 
@@ -476,7 +488,7 @@ def unicode_table(patterns: dict[str, str]) -> dict:
 def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[str, tuple]:
     """The rules of the table at ``path`` (``TABLE_PATH`` or ``UNICODE_TABLE_PATH``), each as
     ``(pattern key, program or None, alternatives' programs or None, starts or None,
-    alternatives' starts or None)``, nodes in ``array('i')`` (compact: the table stays
+    alternatives' starts or None, where the alternatives start or None)``, nodes in ``array('i')`` (compact: the table stays
     loaded). An empty dict when the file is missing, unreadable or made for another
     ``max_literal`` (``UNICODE_MAX_LITERAL`` for the unicode table): every program is then
     derived."""
@@ -489,7 +501,8 @@ def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[
                        if "alternatives" in entry else None,
                        _loaded_starts(entry),
                        [_loaded_starts(part) for part in entry["alternatives"]]
-                       if "alternatives" in entry else None)
+                       if "alternatives" in entry else None,
+                       [int(a) for a in entry["at"]] if "at" in entry else None)
                 for name, entry in data["rules"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
@@ -520,11 +533,20 @@ def program_for(name: str, pattern: str, rules: dict[str, tuple], *, unicode: bo
     return program(required(pattern))
 
 
+def _alternatives_of(name: str, pattern: str, rules: dict[str, tuple]) -> list[str]:
+    """``alternatives(pattern)``, where the loaded table's entry for ``name``, made from this
+    very pattern, says they start."""
+    entry = rules.get(name)
+    if entry is not None and len(entry) == 6 and entry[5] and entry[0] == pattern_key(pattern):
+        return _parts(pattern, entry[5])
+    return alternatives(pattern)
+
+
 def alternatives_for(name: str, pattern: str, rules: dict[str, tuple]) -> list[tuple]:
     """``(alternative, program)`` for each of ``alternatives(pattern)`` (one pair, the whole
     pattern's, when it has one), the programs from the loaded table when its entry for
     ``name`` was made from this very pattern with its alternatives."""
-    parts = alternatives(pattern)
+    parts = _alternatives_of(name, pattern, rules)
     if len(parts) == 1:
         return [(pattern, program_for(name, pattern, rules))]
     entry = rules.get(name)
@@ -540,10 +562,10 @@ def starts_for(name: str, pattern: str, rules: dict[str, tuple],
     table when its entry for ``name`` was made from this very pattern (with its
     alternatives)."""
     entry = rules.get(name)
-    known = entry is not None and len(entry) == 5 and entry[0] == pattern_key(pattern)
+    known = entry is not None and len(entry) >= 5 and entry[0] == pattern_key(pattern)
     if alternative is None:
         return entry[3] if known else starts(pattern)
-    parts = alternatives(pattern)
+    parts = _alternatives_of(name, pattern, rules)
     if known and entry[4] is not None and len(entry[4]) == len(parts):
         return entry[4][alternative]
     return starts(parts[alternative])

@@ -577,6 +577,13 @@ def test_a_stale_or_missing_table_entry_is_derived_afresh(tmp_path):
         assert alternatives_for("r", split, rules) == fresh
     assert alternatives_for("r", pattern, {"r": (pattern_key(pattern), fake[1], None)}) == [
         (pattern, fake[1])]
+    # where the alternatives start comes from the table when it was made from this pattern
+    at = [0, split.index("|") + 1]
+    assert _rule_formula._alternative_starts(split) == at
+    six = (pattern_key(split), None, fake[2], None, None, at)
+    assert alternatives_for("r", split, {"r": six}) == list(zip(alternatives(split), fake[2]))
+    assert alternatives_for("r", split, {"r": six[:5] + ([0],)}) == [(split, None)]  # believed
+    assert alternatives_for("r", split, {"r": (pattern_key(split + " "),) + six[1:]}) == fresh
 
 
 # ---- where a match can start: ckn._rule_formula.starts and ckn._rulefilter.StartFinder
