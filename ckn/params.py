@@ -27,8 +27,11 @@ def edit_distance(a: str, b: str) -> int:
 
 
 def closest_name(name: str, known, limit: int = 2):
-    """The known name within edit distance ``limit`` of ``name`` (closest, then alphabetical)."""
-    scored = sorted((edit_distance(name, k), k) for k in known if k != name)
+    """The known name within edit distance ``limit`` of ``name`` (closest, then alphabetical).
+    Names whose lengths differ by more than ``limit`` are farther than it and are not scored:
+    a pool's own keys (``"request_id"``, a 1 MB key) cost no O(len · len) distance each."""
+    scored = sorted((edit_distance(name, k), k) for k in known
+                    if k != name and abs(len(k) - len(name)) <= limit)
     return scored[0][1] if scored and scored[0][0] <= limit else None
 
 

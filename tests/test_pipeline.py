@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import ckn
 from ckn import CknError, InputError, InputTypeError, Packer
+from ckn.params import PARAMETER_NAMES, closest_name, edit_distance
 from reference import knapsack_brute_force
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -288,6 +289,29 @@ def test_unknown_top_level_keys_far_from_parameters_are_ignored():
     pool["metadata"] = {"source": "x"}
     pool["candidates"][0]["url"] = "https://example.invalid"
     assert ckn.pack(pool).receipt == EXPECTED_RECEIPT
+
+
+def test_a_long_unknown_key_costs_no_edit_distance(monkeypatch):
+    # hints compare a key only with names of about its length: a 1 MB key took ~40 s before
+    import ckn.params
+    calls = []
+    monkeypatch.setattr(ckn.params, "edit_distance",
+                        lambda a, b: calls.append((a, b)) or edit_distance(a, b))
+    pool = ckn.example_pool()
+    pool["x" * 1_000_000] = 1
+    pool["request_id"] = "r-1"
+    assert ckn.pack(pool).receipt == EXPECTED_RECEIPT
+    assert calls and all(abs(len(a) - len(b)) <= 2 for a, b in calls)
+
+
+@settings(max_examples=300)
+@given(st.text("abcdefghijklmnopqrstuvwxyz_", max_size=20))
+def test_closest_name_is_the_nearest_known_name_within_its_limit(name):
+    known = PARAMETER_NAMES + ("query", "candidates", "token_budget")
+    for limit in (2, 3):
+        scored = sorted((edit_distance(name, k), k) for k in known if k != name)  # every name
+        expected = scored[0][1] if scored and scored[0][0] <= limit else None
+        assert closest_name(name, known, limit) == expected
 
 
 def test_misspelt_keyword_parameter():
