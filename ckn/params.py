@@ -15,23 +15,42 @@ from .errors import InputError, InputTypeError
 __all__ = ["Params", "PARAMETER_NAMES", "closest_name", "edit_distance", "integer_value"]
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (insert, delete, substitute; each costs 1). O(len(a)·len(b))."""
-    previous = list(range(len(b) + 1))
+def edit_distance(a: str, b: str, limit: int | None = None) -> int:
+    """Levenshtein distance (insert, delete, substitute; each costs 1). O(len(a)·len(b)); with
+    ``limit``, ``min(distance, limit + 1)`` in O(len(a)·limit): only the cells within
+    ``limit`` of the diagonal can hold a distance up to it, and once a row has none the
+    distance is above it (along an edit path the cells never decrease)."""
+    if limit is None:
+        previous = list(range(len(b) + 1))
+        for i, ca in enumerate(a, 1):
+            current = [i]
+            for j, cb in enumerate(b, 1):
+                current.append(min(previous[j] + 1, current[j - 1] + 1,
+                                   previous[j - 1] + (ca != cb)))
+            previous = current
+        return previous[-1]
+    over = limit + 1
+    if abs(len(a) - len(b)) > limit:
+        return over
+    previous = [min(j, over) for j in range(len(b) + 1)]
     for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        lo, hi = max(1, i - limit), min(len(b), i + limit)
+        current = [over] * (len(b) + 1)
+        current[0] = min(i, over)
+        for j in range(lo, hi + 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1,
+                             previous[j - 1] + (ca != b[j - 1]), over)
+        if min(current[lo - 1:hi + 1]) > limit:
+            return over
         previous = current
     return previous[-1]
 
 
 def closest_name(name: str, known, limit: int = 2):
     """The known name within edit distance ``limit`` of ``name`` (closest, then alphabetical).
-    Names whose lengths differ by more than ``limit`` are farther than it and are not scored:
-    a pool's own keys (``"request_id"``, a 1 MB key) cost no O(len · len) distance each."""
-    scored = sorted((edit_distance(name, k), k) for k in known
-                    if k != name and abs(len(k) - len(name)) <= limit)
+    Distances are bounded by ``limit`` (``edit_distance``): a pool's own keys
+    (``"request_id"``, a 1 MB key) cost O(len · limit) each, not O(len · len)."""
+    scored = sorted((edit_distance(name, k, limit), k) for k in known if k != name)
     return scored[0][1] if scored and scored[0][0] <= limit else None
 
 

@@ -1,5 +1,6 @@
 """The whole flow through the Python API: worked example, stages, validation, properties."""
 
+import functools
 import json
 import math
 from pathlib import Path
@@ -291,17 +292,32 @@ def test_unknown_top_level_keys_far_from_parameters_are_ignored():
     assert ckn.pack(pool).receipt == EXPECTED_RECEIPT
 
 
-def test_a_long_unknown_key_costs_no_edit_distance(monkeypatch):
-    # hints compare a key only with names of about its length: a 1 MB key took ~40 s before
+def test_hints_bound_their_edit_distances(monkeypatch):
+    # a pool's own keys are compared with every parameter name within the hint's limit only:
+    # a 1 MB key took ~40 s before
     import ckn.params
     calls = []
-    monkeypatch.setattr(ckn.params, "edit_distance",
-                        lambda a, b: calls.append((a, b)) or edit_distance(a, b))
+    monkeypatch.setattr(ckn.params, "edit_distance", lambda a, b, limit=None: calls.append(
+        limit) or edit_distance(a, b, limit))
     pool = ckn.example_pool()
     pool["x" * 1_000_000] = 1
     pool["request_id"] = "r-1"
     assert ckn.pack(pool).receipt == EXPECTED_RECEIPT
-    assert calls and all(abs(len(a) - len(b)) <= 2 for a, b in calls)
+    assert calls and set(calls) == {2}
+
+
+@settings(max_examples=500)
+@given(st.text("abc_", max_size=9), st.text("abc_", max_size=9), st.integers(0, 4))
+def test_a_bounded_edit_distance_is_the_distance_up_to_its_limit(a, b, limit):
+    @functools.lru_cache(maxsize=None)
+    def distance(i, j):  # of a[i:] and b[j:], by its recursive definition
+        if i == len(a) or j == len(b):
+            return len(a) - i + len(b) - j
+        return min(distance(i + 1, j) + 1, distance(i, j + 1) + 1,
+                   distance(i + 1, j + 1) + (a[i] != b[j]))
+    full = edit_distance(a, b)
+    assert full == distance(0, 0)
+    assert edit_distance(a, b, limit) == min(full, limit + 1)
 
 
 @settings(max_examples=300)
