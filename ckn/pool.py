@@ -8,6 +8,7 @@ import math
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import InputError, InputTypeError
 from .params import PARAMETER_NAMES, Params, closest_name, integer_value
@@ -105,11 +106,22 @@ def _check_top_level_keys(data: Mapping) -> None:
     for key in data:
         if not isinstance(key, str):
             raise InputTypeError("", f"object keys must be strings, got {key!r}")
-        if key in PARAMETER_NAMES or key in _STRUCTURE:
+        if key in PARAMETER_NAMES or key in _STRUCTURE or len(key) > _HINTED_LENGTH:
             continue
-        hint = closest_name(key, PARAMETER_NAMES + _STRUCTURE)
+        hint = _key_hint(key)
         if hint is not None:
             raise InputError(key, f"unknown key; did you mean {hint!r}?")
+
+
+# Keys longer than this are more than closest_name's limit (2) away from every name
+_HINTED_LENGTH = max(map(len, PARAMETER_NAMES + _STRUCTURE)) + 2
+
+
+@lru_cache(maxsize=256)
+def _key_hint(key: str) -> str | None:
+    """``closest_name`` of an unknown top-level key; a service's pools carry the same few keys
+    of their own (``"request_id"``) on every call, so their answers are kept."""
+    return closest_name(key, PARAMETER_NAMES + _STRUCTURE)
 
 
 def _candidate(i: int, c, has_query_embedding: bool, dim: int) -> Candidate:

@@ -301,9 +301,14 @@ def test_hints_bound_their_edit_distances(monkeypatch):
         limit) or edit_distance(a, b, limit))
     pool = ckn.example_pool()
     pool["x" * 1_000_000] = 1
-    pool["request_id"] = "r-1"
+    pool["request_i" + "d" * 3] = "r-1"  # a key no earlier test has hinted (hints are kept)
     assert ckn.pack(pool).receipt == EXPECTED_RECEIPT
     assert calls and set(calls) == {2}
+    calls.clear()
+    assert ckn.pack(pool).receipt == EXPECTED_RECEIPT and calls == []  # kept
+    pool["token_budgte"] = 50
+    with pytest.raises(InputError, match="did you mean 'token_budget'"):
+        ckn.pack(pool)
 
 
 @settings(max_examples=500)
