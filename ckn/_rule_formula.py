@@ -73,7 +73,7 @@ except ImportError:  # Python 3.10
 __all__ = ["MAX_LITERAL", "UNICODE_MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "UNICODE_TABLE_PATH",
            "TRUE", "FALSE", "required", "starts", "holds", "holds_over", "cut", "program",
            "program_for", "alternatives", "alternatives_for", "starts_for",
-           "pattern_key", "load_table", "table", "unicode_table"]
+           "pattern_key", "load_table", "table", "unicode_table", "line_anchored"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)
@@ -266,6 +266,14 @@ def alternatives(pattern: str) -> list[str]:
     flags). ``[pattern]`` when it has a single alternative or holds what splitting would
     change (``_UNSPLITTABLE``). Escapes, character classes and groups hide their ``|``."""
     return _parts(pattern, _alternative_starts(pattern))
+
+
+def line_anchored(pattern: str) -> bool:
+    """Whether every match of ``pattern`` starts where a line does (at 0 or after a newline,
+    compiled with ``re.MULTILINE``; at 0 without it): it begins with ``^`` (which nothing can
+    repeat) and has one top-level alternative. False when unsure (``_UNSPLITTABLE``)."""
+    return (pattern.startswith("^") and not _UNSPLITTABLE.search(pattern)
+            and len(_alternative_starts(pattern)) == 1)
 
 
 def _alternative_starts(pattern: str) -> list[int]:

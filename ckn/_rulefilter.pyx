@@ -44,6 +44,8 @@ __all__ = ["AnyOf", "LiteralFormula", "LiteralIndex", "StartFinder"]
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
+    Py_ssize_t PyUnicode_FindChar(object s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end,
+                                  int direction) except -2
 
 cdef extern from *:
     """
@@ -915,19 +917,22 @@ cdef class FormulaBits:
 cdef class StartFinder:
     """A regex run only from where its matches can start in an ASCII view: the places of its
     ``starts`` literals (``ckn._rule_formula.starts``: every match starts with one of them,
-    so no match is empty). ``search``, ``finditer`` and ``sub`` give what the regex's own give
-    (``finditer`` as a list), by ``pattern.match`` at each such place in turn from the end of
-    the last match on, where the regex's own scan tries every position. A view that is not
-    ASCII, or where the literals start at more than one place in ``_SPARSE``, goes to the
-    regex's own methods. The places: one walk of an automaton of the literals, O(len(view)
-    + occurrences)."""
+    so no match is empty); or, with ``lines``, in any view: where a line starts (position 0
+    and after each newline: ``ckn._rule_formula.line_anchored``, a pattern that begins with
+    ``^``). ``search``, ``finditer`` and ``sub`` give what the regex's own give (``finditer``
+    as a list), by ``pattern.match`` at each such place in turn from the end of the last match
+    on, where the regex's own scan tries every position. A view that is not ASCII (without
+    ``lines``), where the literals start at more than one place in ``_SPARSE``, or where a line
+    start holds an empty match goes to the regex's own methods. The places: one walk of an
+    automaton of the literals, O(len(view) + occurrences), or one search for newlines."""
 
     cdef LiteralIndex index
     cdef object pattern
     cdef object match
     cdef bint empty  # no literals: no match in an ASCII view
+    cdef bint lines  # matches start where lines do
 
-    def __cinit__(self, list literals not None, pattern):
+    def __cinit__(self, list literals not None, pattern, *, bint lines=False):
         self.index = LiteralIndex()
         self.index.add(literals)
         self.empty = not literals
@@ -935,8 +940,28 @@ cdef class StartFinder:
             self.index._build()
         self.pattern = pattern
         self.match = pattern.match
+        self.lines = lines
 
     cdef list _places(self, str view, bint bounded):
+        """The ascending places where a match may start: where lines start, or where a literal
+        starts in an ASCII ``view`` (``_literal_places``); None when the regex's own scan
+        should run instead."""
+        cdef Py_ssize_t n, at = 0
+        cdef list places
+        if self.lines:
+            n = PyUnicode_GET_LENGTH(view)
+            places = [0]
+            while True:
+                at = PyUnicode_FindChar(view, 10, at, n, 1)
+                if at < 0:
+                    return places
+                at += 1
+                places.append(at)
+        if not PyUnicode_IS_ASCII(view):
+            return None
+        return self._literal_places(view, bounded)
+
+    cdef list _literal_places(self, str view, bint bounded):
         """The ascending places where a literal starts in the ASCII ``view``; with
         ``bounded``, None when there are more than ``len(view) / _SPARSE`` of them."""
         cdef Py_ssize_t n = PyUnicode_GET_LENGTH(view), j, row = 0, start, count = 0, w
@@ -975,11 +1000,11 @@ cdef class StartFinder:
         """The ascending places in the ASCII ``view`` where one of the literals starts."""
         if not PyUnicode_IS_ASCII(view):
             raise ValueError("StartFinder.starts: the view must be ASCII")
-        return self._places(view, False)
+        return self._literal_places(view, False)
 
     def search(self, str view not None):
         """``pattern.search(view)``."""
-        cdef list places = self._places(view, True) if PyUnicode_IS_ASCII(view) else None
+        cdef list places = self._places(view, True)
         if places is None:
             return self.pattern.search(view)
         for place in places:
@@ -990,30 +1015,34 @@ cdef class StartFinder:
 
     cdef list _matches(self, str view, list places):
         """The regex's matches in ``view`` found from ``places``, as ``finditer`` finds them:
-        each the first from the end of the one before (none is empty)."""
+        each the first from the end of the one before; None when one is empty (``finditer``'s
+        rule for what follows an empty match is its own)."""
         cdef list found = []
         cdef Py_ssize_t after = 0, place
         for place in places:
             if place >= after:
                 m = self.match(view, place)
                 if m is not None:
+                    if m.end() == place:
+                        return None
                     found.append(m)
                     after = m.end()
         return found
 
     def finditer(self, str view not None):
         """``list(pattern.finditer(view))``."""
-        cdef list places = self._places(view, True) if PyUnicode_IS_ASCII(view) else None
-        if places is None:
+        cdef list places = self._places(view, True)
+        cdef list found = None if places is None else self._matches(view, places)
+        if found is None:
             return list(self.pattern.finditer(view))
-        return self._matches(view, places)
+        return found
 
     def sub(self, repl, str view not None):
         """``pattern.sub(repl, view)`` for a callable ``repl`` (match -> str)."""
-        cdef list places = self._places(view, True) if PyUnicode_IS_ASCII(view) else None
-        if places is None:
+        cdef list places = self._places(view, True)
+        cdef list found = None if places is None else self._matches(view, places)
+        if found is None:
             return self.pattern.sub(repl, view)
-        cdef list found = self._matches(view, places)
         if not found:
             return view
         cdef list pieces = []

@@ -5429,11 +5429,17 @@ def _matcher(index: int, ascii_twin: bool = False):
 
 
 def _started(regex: re.Pattern, starts: list[bytes] | None):
-    """``regex``, or with known ``starts`` (``ckn._rule_formula.starts``) a
-    ``ckn._rulefilter.StartFinder`` of it: the same ``search``, ``finditer`` (a list) and
-    ``sub``, but on an ASCII view the regex runs only from where one of those literals starts,
-    where its own scan tries every position. No view changes its answer (docs/security.md)."""
-    return regex if starts is None or _StartFinder is None else _StartFinder(starts, regex)
+    """``regex``, or a ``ckn._rulefilter.StartFinder`` of it: the same ``search``, ``finditer``
+    (a list) and ``sub``, but run only where a line starts when its pattern begins with ``^``
+    (``_rule_formula.line_anchored``: 36 rules' patterns or alternatives, most of them gated),
+    else, with known ``starts`` (``_rule_formula.starts``), on an ASCII view only from where
+    one of those literals starts, where its own scan tries every position. No view changes its
+    answer (docs/security.md)."""
+    if _StartFinder is None:
+        return regex
+    if _rule_formula.line_anchored(regex.pattern):
+        return _StartFinder([], regex, lines=True)
+    return regex if starts is None else _StartFinder(starts, regex)
 
 
 def _search(index: int, ascii_twin: bool, guard: str, starts: list[bytes] | None = None):

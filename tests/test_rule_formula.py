@@ -20,9 +20,9 @@ from ckn import _rule_formula
 from ckn import sanitizer as _sanitizer
 from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE,
                                UNICODE_MAX_LITERAL, UNICODE_TABLE_PATH, alternatives,
-                               alternatives_for, cut, holds, holds_over, load_table, load_tries,
-                               pattern_key, program, program_for, required, starts, starts_for,
-                               table, unicode_table)
+                               alternatives_for, cut, holds, holds_over, line_anchored,
+                               load_table, load_tries, pattern_key, program, program_for,
+                               required, starts, starts_for, table, unicode_table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 from corpora import PROSE, rule_and_corpus_lines
@@ -672,6 +672,49 @@ def test_a_start_finder_finds_every_place_a_literal_starts(literals, view):
     assert StartFinder([], re.compile("a")).search("a") is None  # no starts: no match in ASCII
 
 
+def _begins_at_a_line_start(pattern: str) -> bool:
+    """The parse's answer to ``line_anchored``: the pattern is one sequence whose first item
+    is ``^`` (or ``\\A``)."""
+    first = re._parser.parse(pattern, re.MULTILINE).data[:1]
+    return bool(first) and first[0][0] is re._constants.AT and first[0][1] in (
+        re._constants.AT_BEGINNING, re._constants.AT_BEGINNING_LINE,
+        re._constants.AT_BEGINNING_STRING)
+
+
+def test_line_anchored_patterns_are_those_that_begin_with_a_caret():
+    for pattern in [r"^a", r"^(?:a|b)c", r"^\s*(?:#|=)x", r"^(?=\w*a)\w*?b"]:
+        assert line_anchored(pattern) and _begins_at_a_line_start(pattern), pattern
+    for pattern in [r"^a|b", r"a^", r"\^a", r"(?:^a)", r"(?m)^a", r"[\^]a", r"\n^a"]:
+        assert not line_anchored(pattern), pattern  # not sure (the last three) or not anchored
+    parts = [part for rule in RULES for part in
+             (alternatives(rule.pattern) if not rule.guard else [rule.pattern])]
+    anchored = [part for part in parts if line_anchored(part)]
+    assert len(anchored) >= 36 and all(map(_begins_at_a_line_start, anchored))
+    assert not any(part.startswith("^") and _begins_at_a_line_start(part)
+                   for part in parts if not line_anchored(part))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(regexes(), min_size=1, max_size=3).map("".join),
+       st.lists(st.text("abc _\n\u00e9", max_size=24), min_size=1, max_size=4))
+@example(" *", ["\n\nab\n", ""])  # empty matches at line starts
+@example("(?:|a)", ["a\na"])  # after an empty match, finditer looks again at the same place
+@example("(?:a|b)", ["a\nb\n\u00e9a"])
+def test_a_line_anchored_regex_runs_where_lines_start(body, texts):
+    pattern = "^" + body  # (the small regexes hold "|" only inside groups)
+    assert line_anchored(pattern) and _begins_at_a_line_start(pattern)
+    regex = re.compile(pattern, re.MULTILINE)
+    finder = StartFinder([], regex, lines=True)
+    for text in texts:
+        assert spans(finder.finditer(text)) == spans(regex.finditer(text)), (pattern, text)
+        found, mine = regex.search(text), finder.search(text)
+        assert (mine is None) == (found is None) and (found is None or mine.span() == found.span())
+
+        def mark(m):
+            return "<" + m.group() + ">"
+        assert finder.sub(mark, text) == regex.sub(mark, text), (pattern, text)
+
+
 def test_the_sanitizer_gives_the_same_verdicts_and_views_without_start_finders(monkeypatch):
     segments = [segment for line in LINES[::3] for segment in _sanitizer._segments(line)]
     with_finders = ([scan_line(line) for line in LINES],
@@ -680,6 +723,7 @@ def test_the_sanitizer_gives_the_same_verdicts_and_views_without_start_finders(m
     assert all(isinstance(_sanitizer._from_starts(regex), StartFinder) for regex in mentions)
     monkeypatch.setattr(_sanitizer, "_StartFinder", None)
     monkeypatch.setattr(_sanitizer, "_MATCHERS_ASCII", [None] * len(RULES))
+    monkeypatch.setattr(_sanitizer, "_MATCHERS", [None] * len(RULES))
     _sanitizer._from_starts.cache_clear()
     try:
         assert all(_sanitizer._from_starts(regex) is regex for regex in mentions)
