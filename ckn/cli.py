@@ -84,6 +84,8 @@ def _weights(text: str) -> dict:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise argparse.ArgumentTypeError(f"invalid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise argparse.ArgumentTypeError("JSON nested too deeply to read") from None
     out = {}
     for part in text.split(","):
         key, sep, value = part.partition("=")
@@ -164,6 +166,8 @@ def _load_pool(args) -> dict:
         raise _UsageError(f"{name}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except ValueError as exc:
         raise _UsageError(f"{name}: invalid JSON: {exc}") from None
+    except RecursionError:  # the decoder recurses once per array or object level
+        raise _UsageError(f"{name}: JSON nested too deeply to read") from None
 
 
 def _write_atomically(path: str, text: str) -> str:

@@ -113,6 +113,8 @@ MALFORMED = [
      "floor(inf) does not fit in int64"),
     ('[1, 2]', "the pool must be a JSON object"),
     ('', "invalid JSON"),
+    ('{"query": "q", "candidates": [], "token_budget": 1, "meta": ' + "[" * 100_000 + "]" * 100_000
+     + "}", "JSON nested too deeply to read"),
 ]
 
 
@@ -132,6 +134,7 @@ def test_malformed_input_exits_2_with_one_line_and_writes_nothing(tmp_path, caps
     (["pack"], "one of the arguments --input --example is required"),
     (["pack", "--example", "--token-budget", "ten"], "expected an integer, got 'ten'"),
     (["pack", "--example", "--rrf-k", "nan"], "expected a finite number"),
+    (["pack", "--example", "--rrf-weights", '{"bm25": ' + "[" * 50_000], "nested too deeply"),
     (["pack", "--example", "--near-dup-threshold", "1.5"], "near_dup_threshold"),
     (["frobnicate"], "invalid choice"),
     ([], "the following arguments are required"),
