@@ -910,7 +910,7 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
     cdef value_t value_sum = 0
     cdef weight_t weight_sum = 0, residual, g, free_w
     cdef index_t* elig
-    cdef size_t head, rest, scratch, dense_min, dp_size
+    cdef size_t head, rest, scratch, dp_min, dp_size
     cdef char* area
     cdef void* dp
     cdef index_t span
@@ -928,15 +928,17 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
         return CKN_ENOMEM
     rest = workspace_size - head
     scratch = _reduce_bytes(plan.m)
-    if allocate:  # the reduction's scratch and core row, then nothing
-        dense_min = _mul(<size_t>plan.span, sizeof(int64_t))
-        if rest < _add(scratch, dense_min):
+    # dp_min: the least DP area the workspace must hold: the reduction's core row when the DP
+    # area is allocated later, else the smaller of the table and the divide-and-conquer set
+    if allocate:
+        dp_min = _mul(<size_t>plan.span, sizeof(int64_t))
+        if rest < _add(scratch, dp_min):
             return CKN_ENOMEM
     else:
-        dense_min = _bitset_bytes(plan.m, plan.span)
-        if _dc_bytes(plan.span) < dense_min:
-            dense_min = _dc_bytes(plan.span)
-        if rest < dense_min:
+        dp_min = _bitset_bytes(plan.m, plan.span)
+        if _dc_bytes(plan.span) < dp_min:
+            dp_min = _dc_bytes(plan.span)
+        if rest < dp_min:
             return CKN_ENOMEM
     memset(selected, 0, <size_t>n)
     elig = <index_t*>workspace
@@ -947,7 +949,7 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
             k += 1
     area = <char*>workspace + head
     m = -1
-    if (not (flags & _NO_REDUCTION) and rest - dense_min >= scratch
+    if (not (flags & _NO_REDUCTION) and rest - dp_min >= scratch
             and (flags & _NO_PROPORTIONAL or plan.m == 0
                  or not _proportional(weights, values, elig, plan.m))):
         # (With one common efficiency every flipped bound equals the LP bound: nothing could

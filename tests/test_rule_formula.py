@@ -628,6 +628,17 @@ def test_each_rules_start_finder_finds_what_its_regex_finds(index):
                 assert finder.search(view).span() == found[0].span(), view
 
 
+def assert_finds_what_the_regex_finds(finder, regex, text: str) -> None:
+    """The StartFinder's finditer, search and sub give the regex's own on ``text``."""
+    assert spans(finder.finditer(text)) == spans(regex.finditer(text)), (regex.pattern, text)
+    found, mine = regex.search(text), finder.search(text)
+    assert (mine is None) == (found is None) and (found is None or mine.span() == found.span())
+
+    def mark(m):
+        return "<" + m.group() + ">"
+    assert finder.sub(mark, text) == regex.sub(mark, text), (regex.pattern, text)
+
+
 def regex_texts():
     """Short texts over the small regexes' alphabet, and longer ones that are mostly blanks,
     where the places a match can start are few (the StartFinder's own path)."""
@@ -651,13 +662,7 @@ def test_every_match_of_any_small_regex_starts_with_one_of_its_starts(pattern, t
         for at in range(len(text) + 1):  # wherever a match starts, not only finditer's
             if regex.match(text, at):
                 assert any(text.startswith(h, at) for h in heads), (pattern, text, at)
-        assert spans(finder.finditer(text)) == spans(regex.finditer(text)), (pattern, text)
-        found, mine = regex.search(text), finder.search(text)
-        assert (mine is None) == (found is None) and (found is None or mine.span() == found.span())
-
-        def mark(m):
-            return "<" + m.group() + ">"
-        assert finder.sub(mark, text) == regex.sub(mark, text), (pattern, text)
+        assert_finds_what_the_regex_finds(finder, regex, text)
 
 
 @settings(max_examples=300, deadline=None)
@@ -706,13 +711,7 @@ def test_a_line_anchored_regex_runs_where_lines_start(body, texts):
     regex = re.compile(pattern, re.MULTILINE)
     finder = StartFinder([], regex, lines=True)
     for text in texts:
-        assert spans(finder.finditer(text)) == spans(regex.finditer(text)), (pattern, text)
-        found, mine = regex.search(text), finder.search(text)
-        assert (mine is None) == (found is None) and (found is None or mine.span() == found.span())
-
-        def mark(m):
-            return "<" + m.group() + ">"
-        assert finder.sub(mark, text) == regex.sub(mark, text), (pattern, text)
+        assert_finds_what_the_regex_finds(finder, regex, text)
 
 
 def test_the_sanitizer_gives_the_same_verdicts_and_views_without_start_finders(monkeypatch):
