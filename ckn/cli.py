@@ -1,7 +1,7 @@
 """``python -m ckn {rank,sanitize,pack}``: JSON pool in, JSON out.
 
-Exit status: 0 success; 2 bad input or usage (one ``ckn: error: …`` line on stderr, nothing
-written); 1 unexpected internal error. A closed stdout (``| head``) ends the run quietly.
+Exit status: 0 success; 2 bad input or usage, or input too large for the machine's memory (one
+``ckn: error: …`` line on stderr, nothing written); 1 unexpected internal error. A closed stdout (``| head``) ends the run quietly.
 """
 
 import argparse
@@ -229,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except (_UsageError, CknError) as exc:
         print(f"ckn: error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError:  # not a bug: the pool or a parameter is too large for this machine
+        print("ckn: error: out of memory (the pool, or a parameter such as "
+              "minhash_permutations, is too large for this machine)", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): silence the interpreter's flush at exit.

@@ -24,7 +24,7 @@ from operator import index as _index
 import threading as _threading
 from typing import NamedTuple
 
-from ckn.errors import CknTypeError, CknValueError
+from ckn.errors import CknMemoryError, CknTypeError, CknValueError
 from ckn.scanner import scan as _scan, text_hashes as _text_hashes
 from ckn.typedefs cimport CKN_OK, CKN_EINVAL, CKN_ENOMEM, hash_t, index_t, slot_t
 
@@ -1284,8 +1284,12 @@ cdef class MinHasher:
     def __init__(self, permutations=64):
         cdef Py_ssize_t n = _positive_int(permutations, "permutations")
         self.permutations = n
-        self._a = array.clone(_SLOT_TEMPLATE, n, False)
-        self._b = array.clone(_SLOT_TEMPLATE, n, False)
+        try:
+            self._a = array.clone(_SLOT_TEMPLATE, n, False)
+            self._b = array.clone(_SLOT_TEMPLATE, n, False)
+        except MemoryError:
+            raise CknMemoryError(f"permutations: cannot allocate the parameters of {n:,} "
+                                 f"permutations ({8 * n:,} bytes)") from None
         cdef slot_t* a = _sp(self._a)
         cdef slot_t* b = _sp(self._b)
         with nogil:

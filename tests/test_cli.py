@@ -1,7 +1,6 @@
 """``python -m ckn``: outputs, atomic files, exit codes and one-line errors."""
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -145,6 +144,16 @@ def test_usage_errors_exit_2_with_one_line(capsys, argv, message):
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("ckn: error: ") and message in err
+
+
+def test_running_out_of_memory_is_an_error_not_a_bug(monkeypatch, capsys):
+    import ckn.cli
+
+    def exhausted(args):
+        raise MemoryError
+    monkeypatch.setattr(ckn.cli, "_run", exhausted)
+    code, out, err = run(["pack", "--example"], capsys)
+    assert code == 2 and out == "" and err.startswith("ckn: error: out of memory")
 
 
 def test_existing_output_survives_a_failed_run(tmp_path, capsys):

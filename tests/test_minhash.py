@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import ckn
 from ckn.errors import CknTypeError, CknValueError
 from ckn.minhash import (
     PRIME,
@@ -736,3 +737,26 @@ def test_indexed_dedup_matches_reference_with_many_rows_sharing_few_values():
     sigs[7] = sigs[1500] = [PRIME, PRIME]  # empty sets
     for threshold in (0.5, 1.0):
         _check_dedup(sigs, threshold)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_too_many_permutations_for_the_memory_is_a_clear_error():
+    # under an address-space limit (so that an overcommitting kernel cannot hand out the 8 GB)
+    script = (
+        "import resource, sys\n"
+        "from ckn import CknMemoryError\n"
+        "from ckn.minhash import MinHasher\n"
+        "vm = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmSize:'))\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (vm * 1024 + 64 * 2**20, resource.RLIM_INFINITY))\n"
+        "try:\n"
+        "    MinHasher(10**9)\n"
+        "except CknMemoryError as error:\n"
+        "    print(error)\n"
+        "print(MinHasher(64).permutations)\n")
+    package = str(Path(ckn.__file__).resolve().parent.parent)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": package})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "permutations: cannot allocate the parameters of 1,000,000,000 permutations "
+        "(8,000,000,000 bytes)", "64"]
