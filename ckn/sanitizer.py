@@ -481,11 +481,12 @@ def normalized_views(line: str, *, deobfuscate: bool = True) -> tuple[str, ...]:
         if not deobfuscate:
             return tuple(views)
     else:
-        base = _without_mentions(_fold(_TAGS.sub("", line)))
+        tags = _TAGS.search(line) is not None
+        base = _without_mentions(_fold(_TAGS.sub("", line) if tags else line))
         views = [base]
         hidden = "".join(
             chr(ord(c) - 0xE0000) for c in "".join(_TAGS.findall(line)) if 0xE0020 <= ord(c) < 0xE007F
-        )
+        ) if tags else ""
         if hidden.strip():
             views.append(_fold(hidden))
         if "\u202e" in line:
@@ -5726,10 +5727,12 @@ def _folded_ascii(segment: str) -> str | None:
     (Dropping an invisible character can glue two words, ``ignore\u2060all``, which the
     pre-filter's whole-word anchors would not see: such segments meet every rule.)
     O(len(segment))."""
+    folded = _fold(segment)  # (first: most segments' folds are not ASCII, and their views
+    if not folded.isascii() or "\n" in folded:  # need the fold, which _fold keeps)
+        return None
     if "\u202e" in segment or _TAGS.search(segment) or _INVISIBLE_RE.search(segment):
         return None
-    folded = _fold(segment)
-    return folded if folded.isascii() and "\n" not in folded else None
+    return folded
 
 
 def _scan_segment(segment: str, prefilter: bool, below: int) -> tuple[int, tuple[str, ...]]:
