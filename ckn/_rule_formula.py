@@ -496,10 +496,10 @@ def unicode_table(patterns: dict[str, str]) -> dict:
 def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[str, tuple]:
     """The rules of the table at ``path`` (``TABLE_PATH`` or ``UNICODE_TABLE_PATH``), each as
     ``(pattern key, program or None, alternatives' programs or None, starts or None,
-    alternatives' starts or None, where the alternatives start or None)``, nodes in ``array('i')`` (compact: the table stays
-    loaded). An empty dict when the file is missing, unreadable or made for another
-    ``max_literal`` (``UNICODE_MAX_LITERAL`` for the unicode table): every program is then
-    derived."""
+    alternatives' starts or None, where the alternatives start or None)``, nodes in arrays
+    (``_loaded``: compact, the table stays loaded). An empty dict when the file is missing,
+    unreadable or made for another ``max_literal`` (``UNICODE_MAX_LITERAL`` for the unicode
+    table): every program is then derived."""
     try:
         data = json.loads(path.read_text(encoding="ascii"))
         if not isinstance(data, dict) or data.get("max_literal") != max_literal:

@@ -20,15 +20,8 @@ def edit_distance(a: str, b: str, limit: int | None = None) -> int:
     ``limit``, ``min(distance, limit + 1)`` in O(len(a)·limit): only the cells within
     ``limit`` of the diagonal can hold a distance up to it, and once a row has none the
     distance is above it (along an edit path the cells never decrease)."""
-    if limit is None:
-        previous = list(range(len(b) + 1))
-        for i, ca in enumerate(a, 1):
-            current = [i]
-            for j, cb in enumerate(b, 1):
-                current.append(min(previous[j] + 1, current[j - 1] + 1,
-                                   previous[j - 1] + (ca != cb)))
-            previous = current
-        return previous[-1]
+    if limit is None:  # no distance exceeds the longer length: the band is the whole table
+        limit = max(len(a), len(b))
     over = limit + 1
     if abs(len(a) - len(b)) > limit:
         return over
