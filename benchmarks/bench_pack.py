@@ -491,11 +491,17 @@ def main(argv=None) -> int:
     print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f}; "
           f"{os.cpu_count()} CPUs")
     if args.json:
-        machine = {"python": sys.version.split()[0], "platform": platform.platform(),
-                   "cpus": os.cpu_count(), "load_before": load_before, "load_after": load_after}
-        with open(args.json, "w") as f:
-            json.dump({"machine": machine, "rows": rows}, f, indent=2)
+        write_rows(args.json, rows, load_before=load_before)
     return 0
+
+
+def write_rows(path: str, rows: list[dict], **notes) -> None:
+    """``{"machine": {...}, "rows": rows}`` as JSON at ``path`` (what ``run.py`` reads): the
+    Python version, platform, CPU count, load average now and ``notes``."""
+    machine = {"python": sys.version.split()[0], "platform": platform.platform(),
+               "cpus": os.cpu_count(), **notes, "load_after": os.getloadavg()}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"machine": machine, "rows": rows}, f, indent=2)
 
 
 if __name__ == "__main__":

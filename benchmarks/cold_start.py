@@ -2,13 +2,13 @@
 
 Usage: python benchmarks/cold_start.py [--rounds 7] [--json FILE]
 
-Each round starts fresh interpreters (``sys.executable``, the ckn it imports) and times, inside
-one of them, ``import ckn``, then the first ``ckn.pack`` of the bundled worked example (its
-sanitizer loads the rules' tables and compiles the regexes a redaction needs: the example has
-two injected lines), a second pack of it (warm), and the first ``sanitize_texts`` of a Russian
-and a Chinese sentence (the first segment that does not fold to ASCII loads the rules'
-formulas for such views); and, from outside, the wall time of ``python -m ckn pack --example``
-against that of ``python -c pass``. Medians over rounds (ms). The interpreters run with a
+Each round starts fresh interpreters (``sys.executable``, with the ckn this script imports) and
+times, inside one of them, ``import ckn``, then the first ``ckn.pack`` of the bundled worked
+example (its sanitizer loads the rules' tables and compiles the regexes a redaction needs: the
+example has two injected lines), a second pack of it (warm), and the first ``sanitize_texts`` of
+a Russian and a Chinese sentence (the first segment that does not fold to ASCII loads the
+rules' formulas for such views); and, from outside, the wall time of ``python -m ckn pack
+--example`` against that of ``python -c pass``. Medians over rounds (ms). The interpreters run with a
 bytecode cache in a temporary directory (``PYTHONPYCACHEPREFIX``, filled by a first, untimed
 run), as an installed package has its ``.pyc`` files; nothing is written next to the sources.
 """
@@ -23,6 +23,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+try:
+    import ckn
+except ImportError:  # run from a checkout: the in-place build
+    sys.path.insert(0, str(HERE.parent))
+    import ckn
+
+from bench_pack import write_rows  # noqa: E402
 
 _CHILD = r"""
 import json, time
@@ -46,7 +56,11 @@ print(json.dumps({"import ckn": t1 - t0, "first pack": t3 - t2, "second pack": t
 
 
 def _env(cache: str) -> dict:
-    env = dict(os.environ, PYTHONPYCACHEPREFIX=cache)
+    """The children's environment: the bytecode cache in ``cache``, and the ckn this process
+    imported first on their path."""
+    package = str(Path(ckn.__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=cache,
+               PYTHONPATH=os.pathsep.join(filter(None, [package, os.environ.get("PYTHONPATH")])))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
@@ -88,8 +102,7 @@ def main(argv=None) -> int:
     for row in rows:
         print(f"{row['case']:40s} {row['value']:8.1f} ms")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"rows": rows, "python": sys.version}, f, indent=2)
+        write_rows(args.json, rows)
     return 0
 
 

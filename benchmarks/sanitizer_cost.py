@@ -32,7 +32,7 @@ try:
 except ImportError:  # run from a checkout: benchmark the in-place build
     sys.path.insert(0, str(HERE.parent))
 
-from bench_pack import docstring_chunks, make_pool, multilingual_chunks  # noqa: E402
+from bench_pack import docstring_chunks, make_pool, multilingual_chunks, write_rows  # noqa: E402
 from ckn.sanitizer import sanitize_texts  # noqa: E402
 
 ANCHORS = ("ignore previous prior instructions system prompt key secret reveal user assistant "
@@ -129,8 +129,7 @@ def main(argv=None) -> int:
         print(f"{row['family']:42s} {row['mb']:6.2f} {row['median_ms']:10.1f} "
               f"{row['mb_per_s']:8.2f} {row['changed']:8d}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"rows": rows, "python": sys.version}, f, indent=2)
+        write_rows(args.json, rows)
     return 0
 
 
