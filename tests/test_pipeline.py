@@ -294,7 +294,7 @@ def test_unknown_top_level_keys_far_from_parameters_are_ignored():
 
 def test_hints_bound_their_edit_distances(monkeypatch):
     # a pool's own keys are compared with every parameter name within the hint's limit only:
-    # a 1 MB key took ~40 s before
+    # a 40,000-character key took 1.65 s before (O(len · len) per parameter name)
     import ckn.params
     calls = []
     monkeypatch.setattr(ckn.params, "edit_distance", lambda a, b, limit=None: calls.append(
