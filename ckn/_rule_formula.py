@@ -73,7 +73,8 @@ except ImportError:  # Python 3.10
 __all__ = ["MAX_LITERAL", "UNICODE_MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "UNICODE_TABLE_PATH",
            "TRUE", "FALSE", "required", "starts", "holds", "holds_over", "cut", "program",
            "program_for", "alternatives", "alternatives_for", "starts_for",
-           "pattern_key", "load_table", "table", "unicode_table", "line_anchored"]
+           "pattern_key", "load_table", "table", "unicode_table", "line_anchored",
+           "gated"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)
@@ -274,6 +275,56 @@ def line_anchored(pattern: str) -> bool:
     repeat) and has one top-level alternative. False when unsure (``_UNSPLITTABLE``)."""
     return (pattern.startswith("^") and not _UNSPLITTABLE.search(pattern)
             and len(_alternative_starts(pattern)) == 1)
+
+
+_GATE_OPEN = "^(?=[^\\n]*?"
+_BODY_OPEN = "[^\\n]*?"
+
+
+def gated(pattern: str) -> tuple[str, str] | None:
+    """``(GATE, BODY)`` when ``pattern`` is ``^(?=[^\\n]*?GATE)[^\\n]*?BODY``, GATE and BODY
+    sequences (no top-level ``|``) and the whole ``line_anchored``; else None. On a string
+    without a newline, it matches (compiled with the same flags) exactly when GATE matches
+    somewhere and BODY matches somewhere: the lazy ``[^\\n]*?`` before each reaches every
+    position of the line, and the lookahead's match is not read after it (no
+    backreferences)."""
+    if not pattern.startswith(_GATE_OPEN) or not line_anchored(pattern):
+        return None
+    depth, start = 1, len(_GATE_OPEN)
+    for token in _TOKEN.finditer(pattern, start):
+        c = token.group()
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                gate, rest = pattern[start:token.start()], pattern[token.end():]
+                break
+        elif c == "|" and depth == 1:
+            return None
+    else:
+        return None
+    if not rest.startswith(_BODY_OPEN) or not gate:
+        return None
+    return gate, rest[len(_BODY_OPEN):]
+
+
+def group_alternatives(pattern: str) -> list[str]:
+    """The alternatives inside ``pattern`` when it is one non-capturing group, ``(?:A|B|C)``
+    (a search for it finds a match exactly when a search for one of A, B, C does); else
+    ``[pattern]``."""
+    if not pattern.startswith("(?:"):
+        return [pattern]
+    depth = 0
+    for token in _TOKEN.finditer(pattern):
+        c = token.group()
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return alternatives(pattern[3:-1]) if token.end() == len(pattern) else [pattern]
+    return [pattern]
 
 
 def _alternative_starts(pattern: str) -> list[int]:

@@ -5413,9 +5413,9 @@ def _matcher(index: int, ascii_twin: bool = False):
         rule = RULES[index]
         if not guard and len(_ALTERNATIVES[index]) > 1:
             matcher = _AnyOf([
-                _checked(_OnFirstUse(lambda k=k, part=part: _started(
-                    re.compile(part, re.MULTILINE | re.ASCII),
-                    _rule_formula.starts_for(rule.name, rule.pattern, table, k)).search),
+                _checked(_OnFirstUse(lambda k=k, part=part: _line_search(
+                    part, re.MULTILINE | re.ASCII,
+                    _rule_formula.starts_for(rule.name, rule.pattern, table, k))),
                     compiled)
                 for k, (part, compiled) in enumerate(_ALTERNATIVES[index])])
         else:
@@ -5443,12 +5443,44 @@ def _started(regex: re.Pattern, starts: list[bytes] | None):
     return regex if starts is None else _StartFinder(starts, regex)
 
 
+def _line_search(pattern: str, flags: int, starts: list[bytes] | None):
+    """``_started(re.compile(pattern, flags), starts).search`` as a test of a view; for a gated
+    pattern (``_rule_formula.gated``: ``^(?=[^\\n]*?GATE)[^\\n]*?BODY``, 25 rules), on a view
+    of one line, a search for GATE and then for BODY, each run from where its literals start
+    (``_part_search``; a BODY whose matches may start anywhere, but that is one group of
+    alternatives, as a search for each alternative), where the pattern's own match tried BODY
+    at every position of the line (the whole pattern is compiled only for a view of several
+    lines)."""
+    parts = _rule_formula.gated(pattern) if _StartFinder is not None else None
+    if parts is None:
+        return _started(re.compile(pattern, flags), starts).search
+    gate_pattern, body_pattern = parts
+    gate = _part_search(gate_pattern, flags)
+    bodies = ([body_pattern] if _rule_formula.starts(body_pattern, flags) is not None
+              else _rule_formula.group_alternatives(body_pattern))
+    body_searches = [_part_search(part, flags) for part in bodies]
+    whole = _OnFirstUse(lambda: _started(re.compile(pattern, flags), None).search)
+
+    def gated_search(view: str) -> bool:
+        if "\n" in view:
+            return whole(view) is not None
+        return gate(view) is not None and any(body(view) is not None for body in body_searches)
+    return gated_search
+
+
+def _part_search(pattern: str, flags: int):
+    """The search of ``pattern`` run where its matches can start (``_started``, its starts
+    worked out)."""
+    return _started(re.compile(pattern, flags), _rule_formula.starts(pattern, flags)).search
+
+
 def _search(index: int, ascii_twin: bool, guard: str, starts: list[bytes] | None = None):
     """Rule ``index``'s regex search (with its guard, if any) over a view; with ``starts``,
-    run only from where they start (``_started``)."""
-    regex = _started(_regex(index, ascii_twin), starts)
+    run only from where they start (``_started``; a gated pattern: ``_line_search``)."""
     if not guard:
-        return regex.search
+        return _line_search(RULES[index].pattern,
+                            re.MULTILINE | re.ASCII if ascii_twin else re.MULTILINE, starts)
+    regex = _started(_regex(index, ascii_twin), starts)
 
     def matcher(view: str) -> bool:
         return any(_guard_passes(guard, view[: m.start()]) for m in regex.finditer(view))

@@ -20,7 +20,8 @@ from ckn import _rule_formula
 from ckn import sanitizer as _sanitizer
 from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE,
                                UNICODE_MAX_LITERAL, UNICODE_TABLE_PATH, alternatives,
-                               alternatives_for, cut, holds, holds_over, line_anchored,
+                               alternatives_for, cut, gated, group_alternatives, holds, holds_over,
+                               line_anchored,
                                load_table, load_tries, pattern_key, program, program_for,
                                required, starts, starts_for, table, unicode_table)
 from ckn.sanitize_eval import _typical_lines
@@ -714,6 +715,78 @@ def test_a_line_anchored_regex_runs_where_lines_start(body, texts):
     finder = StartFinder([], regex, lines=True)
     for text in texts:
         assert_finds_what_the_regex_finds(finder, regex, text)
+
+
+def test_a_gated_pattern_is_split_into_its_gate_and_its_body():
+    assert gated(r"^(?=[^\n]*?(?:a|b))[^\n]*?c\b(?:d|e)") == ("(?:a|b)", r"c\b(?:d|e)")
+    assert gated(r"^(?=[^\n]*?a(?=b))[^\n]*?[)|]") == ("a(?=b)", "[)|]")
+    for pattern in [r"^(?=[^\n]*?a|b)[^\n]*?c",   # the gate has two alternatives
+                    r"^(?=[^\n]*?a)c",             # the body is not searched for
+                    r"^(?=[^\n]*?a)[^\n]*?c|d",   # two alternatives (not line-anchored)
+                    r"^(?=[^\n]*?)[^\n]*?c",      # no gate
+                    r"^(?=[^\n]*?a[^\n]*?c",      # the lookahead does not end
+                    r"^(?=[^\n]*?(a))[^\n]*?\1",  # a backreference
+                    r"(?=[^\n]*?a)[^\n]*?c", r"^(?=\w*?a)[^\n]*?c"]:
+        assert gated(pattern) is None, pattern
+    split = [part for rule in RULES if not rule.guard for part in alternatives(rule.pattern)
+             if gated(part)]
+    assert len(split) >= 25 and all(line_anchored(part) for part in split)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(regexes(1), max_size=3).map("".join), min_size=1, max_size=4),
+       st.lists(st.text("abc _\n\u00e9", max_size=14), min_size=1, max_size=3))
+def test_a_group_is_searched_for_as_its_alternatives(parts, texts):
+    pattern = "(?:" + "|".join(parts) + ")"
+    assert group_alternatives(pattern) == parts
+    regex, searches = re.compile(pattern), [re.compile(part).search for part in parts]
+    for text in texts:
+        assert bool(regex.search(text)) == any(search(text) for search in searches)
+    for other in [pattern + "?", pattern + "a", "a" + pattern, pattern + "|b", "(" + pattern[3:]]:
+        assert group_alternatives(other) == [other]
+
+
+# (texts as short as the other small-regex tests': a random regex of nested repeats can
+# backtrack exponentially in re)
+@settings(max_examples=400, deadline=None)
+@given(regexes(), st.lists(regexes(), min_size=1, max_size=3).map("".join)
+       | st.lists(st.lists(regexes(1), max_size=3).map("".join), min_size=2, max_size=3).map(
+           lambda parts: "(?:" + "|".join(parts) + ")"),
+       st.lists(st.text("abc _\n\u00e9", max_size=14), min_size=1, max_size=4))
+@example("a", "b", ["ba", "a\nb", "b\na", ""])  # the gate and the body on different lines
+@example("a", r"(?:^b|\bc)", ["ab c", "b a", "\nb a", "a\nb"])  # alternatives, one anchored
+def test_a_gated_search_finds_what_the_pattern_finds(gate, body, texts):
+    pattern = rf"^(?=[^\n]*?{gate})[^\n]*?{body}"
+    assert gated(pattern) == (gate, body)
+    for flags in (re.MULTILINE, re.MULTILINE | re.ASCII):
+        regex = re.compile(pattern, flags)
+        search = _sanitizer._line_search(pattern, flags, None)
+        for text in texts:
+            assert bool(search(text)) == bool(regex.search(text)), (pattern, text)
+
+
+def test_the_rules_gated_searches_find_what_their_patterns_find():
+    """Each gated rule pattern, as its gate and its body run from their literals, on the
+    corpus lines' views and on views built to hold the gate but not the body, or the body
+    away from where the pattern's literals start."""
+    views = VIEWS + [v for line in LINES[::5] for segment in _sanitizer._segments(line)
+                     for v in _sanitizer.normalized_views(segment)
+                     if not _sanitizer._ascii_view(v)]
+    checked = 0
+    for rule in RULES:
+        for part in (alternatives(rule.pattern) if not rule.guard else ()):
+            if gated(part) is None:
+                continue
+            for flags in (re.MULTILINE | re.ASCII, re.MULTILINE):
+                regex = re.compile(part, flags)
+                search = _sanitizer._line_search(part, flags, None)
+                assert search.__name__ == "gated_search"
+                for view in views:
+                    if flags & re.ASCII and not _sanitizer._ascii_view(view):
+                        continue
+                    assert bool(search(view)) == bool(regex.search(view)), (rule.name, view)
+                    checked += 1
+    assert checked > 10_000
 
 
 def test_the_sanitizer_gives_the_same_verdicts_and_views_without_start_finders(monkeypatch):
