@@ -73,7 +73,7 @@ except ImportError:  # Python 3.10
 __all__ = ["MAX_LITERAL", "UNICODE_MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "UNICODE_TABLE_PATH",
            "TRUE", "FALSE", "required", "starts", "holds", "holds_over", "cut", "program",
            "program_for", "alternatives", "alternatives_for", "starts_for",
-           "pattern_key", "load_table", "table", "unicode_table", "line_anchored",
+           "pattern_key", "load_table", "load_phrase_tables", "table", "unicode_table", "line_anchored",
            "gated"]
 
 TRUE, FALSE = ("T",), ("F",)
@@ -567,17 +567,22 @@ def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[
         return {}
 
 
-def load_tries(path: Path = TRIES_PATH) -> dict[str, str]:
-    """The phrase-trie regexes of ``TRIES_PATH`` (``ckn.sanitizer._alt``'s, by ``pattern_key``
-    of their phrase list), or an empty dict when the file is missing or unreadable: every trie
-    is then built."""
+def load_phrase_tables(path: Path = TRIES_PATH) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The phrase-trie regexes (``ckn.sanitizer._alt``'s) and pre-filter words
+    (``ckn.sanitizer._list_anchors``') of ``TRIES_PATH``, each by ``pattern_key`` of its
+    phrase list; two empty dicts when the file is missing or unreadable: every trie and word
+    set is then worked out."""
     try:
-        tries = json.loads(path.read_text(encoding="ascii"))["tries"]
-        if isinstance(tries, dict) and all(isinstance(v, str) for v in tries.values()):
-            return tries
+        data = json.loads(path.read_text(encoding="ascii"))
+        tries, anchors = data["tries"], data["anchors"]
+        if (isinstance(tries, dict) and all(isinstance(v, str) for v in tries.values())
+                and isinstance(anchors, dict) and all(
+                    isinstance(v, list) and all(isinstance(w, str) for w in v)
+                    for v in anchors.values())):
+            return tries, anchors
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    return {}
+    return {}, {}
 
 
 def program_for(name: str, pattern: str, rules: dict[str, tuple], *, unicode: bool = False):

@@ -514,10 +514,6 @@ _E = r"(?![^\W\d_])"  # end of a word (letters may not follow)
 _ATOM = re.compile(r"(?:\\.|[^\\\s])[*+?]?|\s+")
 
 
-# The tries of the phrase lists the rules use, as tools/build_rule_formulas.py wrote them, and
-# every phrase list _alt was asked for (by ``_rule_formula.pattern_key``), which that tool reads.
-_SHIPPED_TRIES = _rule_formula.load_tries()
-_PHRASE_LISTS: dict[str, str] = {}
 
 
 @lru_cache(maxsize=None)
@@ -562,6 +558,14 @@ def _trie_regex(node: dict) -> str:
     return body
 
 
+# The tries and the pre-filter words of the phrase lists the rules use, as
+# tools/build_rule_formulas.py wrote them, and every phrase list _alt and _list_anchors were
+# asked for (by ``_rule_formula.pattern_key``), which that tool reads.
+_SHIPPED_TRIES, _SHIPPED_ANCHORS = _rule_formula.load_phrase_tables()
+_PHRASE_LISTS: dict[str, str] = {}
+_ANCHOR_LISTS: dict[str, str] = {}
+
+
 # Words too common to be good pre-filter anchors when a phrase offers a rarer one.
 _COMMON = frozenset(
     "the a an of to in on at for and or you your my me us all any this that these is are be it"
@@ -579,17 +583,38 @@ _COMMON = frozenset(
 
 def _anchor_words(*phrase_lists: str) -> frozenset[str]:
     """Pre-filter words: for every ASCII phrase, its longest word not in ``_COMMON``, leet-folded
-    the way the pre-filter folds a line's words."""
-    words = set()
-    for phrases in phrase_lists:
-        for phrase in phrases.split("|"):
-            phrase = phrase.strip()
-            if phrase and phrase.isascii():
-                parts = re.findall(r"[a-z0-9]+", phrase.replace(r"\w", ""))
-                rare = [w for w in parts if w not in _COMMON] or parts
-                if rare:
-                    words.add(max(rare, key=len).translate(_LEET))
-    return frozenset(words)
+    the way the pre-filter folds a line's words (``_phrase_anchor``)."""
+    return frozenset().union(*map(_list_anchors, phrase_lists))
+
+
+_WORD_RUN = re.compile(r"[a-z0-9]+")
+
+
+def _phrase_anchor(phrase: str) -> str | None:
+    """``phrase``'s pre-filter word (see ``_anchor_words``); None when it is not ASCII or has
+    no word."""
+    if not phrase.isascii():
+        return None
+    parts = _WORD_RUN.findall(phrase.replace(r"\w", ""))
+    if not parts:
+        return None
+    rare = [w for w in parts if w not in _COMMON] or parts
+    return max(rare, key=len).translate(_LEET)
+
+
+def _anchors_of(phrases: str) -> frozenset[str]:
+    """``_anchor_words`` of one ``|``-separated phrase list, worked out."""
+    return frozenset(filter(None, map(_phrase_anchor, phrases.split("|"))))
+
+
+@lru_cache(maxsize=None)
+def _list_anchors(phrases: str) -> frozenset[str]:
+    """``_anchors_of(phrases)``, from the shipped table when it holds this very phrase list:
+    working out the rules' ~170 lists took ~25 ms of every import."""
+    key = _rule_formula.pattern_key(phrases)
+    _ANCHOR_LISTS[key] = phrases
+    shipped = _SHIPPED_ANCHORS.get(key)
+    return frozenset(shipped) if shipped is not None else _anchors_of(phrases)
 
 
 # Clause start for imperative rules: start of line, after punctuation, or after a lead-in.
@@ -4917,8 +4942,8 @@ def _second_words(phrases: str) -> str:
     for phrase in phrases.split("|"):
         phrase = phrase.strip()
         if phrase and phrase.isascii():
-            (anchor,) = _anchor_words(phrase)
-            parts = [w for w in re.findall(r"[a-z0-9]+", phrase.replace(r"\w", "")) if w != anchor]
+            anchor = _phrase_anchor(phrase)
+            parts = [w for w in _WORD_RUN.findall(phrase.replace(r"\w", "")) if w != anchor]
             # an uncommon word makes the pair selective, more so when it is no phrase's anchor;
             # a function word ("the", "this", "not") would let almost every sentence through
             rare = ([w for w in parts if w not in _COMMON]

@@ -22,7 +22,7 @@ from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE,
                                UNICODE_MAX_LITERAL, UNICODE_TABLE_PATH, alternatives,
                                alternatives_for, cut, gated, group_alternatives, holds, holds_over,
                                line_anchored,
-                               load_table, load_tries, pattern_key, program, program_for,
+                               load_phrase_tables, load_table, pattern_key, program, program_for,
                                required, starts, starts_for, table, unicode_table)
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
@@ -462,15 +462,32 @@ def test_the_shipped_table_is_the_derivation():
     assert load_table(UNICODE_TABLE_PATH) == {}  # made for another max_literal
 
 
-def test_the_shipped_tries_are_built_from_the_rules_phrase_lists():
-    # tools/build_rule_formulas.py writes them: the prefix trie of every phrase list the rules
-    # are built from, found by _alt instead of built at import
-    shipped = load_tries()
-    assert shipped and set(shipped) == set(_sanitizer._PHRASE_LISTS)
+def test_the_shipped_tries_and_words_are_built_from_the_rules_phrase_lists(tmp_path):
+    # tools/build_rule_formulas.py writes them: the prefix trie and the pre-filter words of
+    # every phrase list the rules are built from, found by _alt and _list_anchors instead of
+    # worked out at import
+    tries, anchors = load_phrase_tables()
+    assert tries and set(tries) == set(_sanitizer._PHRASE_LISTS)
     for key, phrases in _sanitizer._PHRASE_LISTS.items():
         assert key == pattern_key(phrases)
-        assert shipped[key] == _sanitizer._trie_of(phrases) == _sanitizer._alt(phrases)
-    assert load_tries(TABLE_PATH.with_name("no_such_file.json")) == {}
+        assert tries[key] == _sanitizer._trie_of(phrases) == _sanitizer._alt(phrases)
+    assert len(anchors) > 150 and set(anchors) == set(_sanitizer._ANCHOR_LISTS)
+    for key, phrases in _sanitizer._ANCHOR_LISTS.items():
+        assert key == pattern_key(phrases)
+        assert set(anchors[key]) == _sanitizer._anchors_of(phrases) == _sanitizer._list_anchors(
+            phrases)
+    assert load_phrase_tables(TABLE_PATH.with_name("no_such_file.json")) == ({}, {})
+    for broken in ['{"tries": {}}', '{"tries": {}, "anchors": {"k": "word"}}', "[1]", "{"]:
+        (tmp_path / "t.json").write_text(broken, encoding="ascii")
+        assert load_phrase_tables(tmp_path / "t.json") == ({}, {})
+
+
+def test_a_phrase_lists_pre_filter_words_are_its_phrases_longest_rare_words():
+    assert _sanitizer._anchors_of("ignore all|the system prompt|do it|\u5ffd\u7565|\\w+ous") == {
+        "ignore", "prompt", "do", "ous"}  # (all common: the first of the longest)
+    assert _sanitizer._anchor_words("disregard|h4ck the box", "ignore all") == {
+        "disregard", "hack", "ignore"}  # leet-folded as the pre-filter reads a line's words
+    assert _sanitizer._anchor_words() == frozenset()
 
 
 # ---- views that are not ASCII: the unicode formulas (non-ASCII literals kept, as UTF-8)

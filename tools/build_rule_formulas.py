@@ -1,6 +1,6 @@
 """Write ``ckn/rule_formulas.json`` and ``ckn/rule_formulas_unicode.json``: every sanitizer
 rule's literal-formula programs and starts; and ``ckn/phrase_tries.json``: the prefix-trie
-regex of every phrase list the rules are built from.
+regex and the pre-filter words of every phrase list the rules are built from.
 
 Usage: python tools/build_rule_formulas.py [--check]   (~6 s)
 
@@ -10,11 +10,14 @@ alternation, each alternative's too (the sanitizer runs each alternative only wh
 literals occur, from where its matches can start); the unicode file holds
 ``program(required(rule.pattern, unicode=True))`` (what non-ASCII views are checked against).
 The tries are ``ckn.sanitizer._trie_of`` of each phrase list ``ckn.sanitizer._alt`` was given
-while the module was imported, by ``pattern_key`` of the list. Deriving the formulas at run
-time would cost about a second each, and the tries ~100 ms of every import, so they ship.
+while the module was imported, and the words ``ckn.sanitizer._anchors_of`` of each list
+``_list_anchors`` was given, by ``pattern_key`` of the list. Deriving the formulas at run
+time would cost about a second each, the tries ~100 ms and the words ~25 ms of every import,
+so they ship.
 Rerun after changing a rule (the test-suite fails while a file is stale, and until then
 ``ckn._rule_formula.program_for``, with ``unicode=True`` for the second file, derives the
-changed rules' programs itself, and ``_alt`` builds the tries it does not find).
+changed rules' programs itself, and ``_alt`` and ``_list_anchors`` work out the lists they do
+not find).
 ``--check`` compares with the shipped files instead of writing.
 """
 
@@ -30,12 +33,15 @@ sys.path.insert(0, str(ROOT))
 
 from ckn._rule_formula import (  # noqa: E402
     TABLE_PATH, TRIES_PATH, UNICODE_TABLE_PATH, table, unicode_table)
-from ckn.sanitizer import _PHRASE_LISTS, RULES, _trie_of  # noqa: E402
+from ckn.sanitizer import (  # noqa: E402
+    _ANCHOR_LISTS, _PHRASE_LISTS, RULES, _anchors_of, _trie_of)
 
 
-def tries() -> dict:
+def phrase_tables() -> dict:
     """The content of ``phrase_tries.json``."""
-    return {"tries": {key: _trie_of(phrases) for key, phrases in sorted(_PHRASE_LISTS.items())}}
+    return {"tries": {key: _trie_of(phrases) for key, phrases in sorted(_PHRASE_LISTS.items())},
+            "anchors": {key: sorted(_anchors_of(phrases))
+                        for key, phrases in sorted(_ANCHOR_LISTS.items())}}
 
 
 def main(argv=None) -> int:
@@ -47,7 +53,7 @@ def main(argv=None) -> int:
     for path, data in [
         (TABLE_PATH, table(patterns, split={rule.name for rule in RULES if not rule.guard})),
         (UNICODE_TABLE_PATH, unicode_table(patterns)),
-        (TRIES_PATH, tries()),
+        (TRIES_PATH, phrase_tables()),
     ]:
         text = json.dumps(data, separators=(",", ":")) + "\n"
         if args.check:
