@@ -41,8 +41,14 @@ for _ in range({calls}):
 
 def instructions(pool: str, calls: int) -> int:
     """valgrind's instruction count of the child process packing ``pool`` ``calls`` times."""
-    code = _CHILD.format(root=str(HERE.parent), here=str(HERE), prose=pool == "prose",
-                         numpy=pool == "numpy", calls=calls)
+    return valgrind_instructions(_CHILD.format(root=str(HERE.parent), here=str(HERE),
+                                               prose=pool == "prose", numpy=pool == "numpy",
+                                               calls=calls))
+
+
+def valgrind_instructions(code: str) -> int:
+    """valgrind's instruction count of a child ``python -c code`` (cachegrind, no cache
+    simulation)."""
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
                           "--cachegrind-out-file=/dev/null", sys.executable, "-c", code],
                          capture_output=True, text=True, check=True).stderr

@@ -2,6 +2,7 @@
 untrusted, so its cost must stay linear in its length whatever it holds.
 
 Usage: python benchmarks/sanitizer_cost.py [--rounds 5] [--json FILE]
+       python benchmarks/sanitizer_cost.py --instructions [--calls 2] [FAMILY ...]
 
 Each family is 500 chunks of about 1,200 characters (fixed seeds), passed to
 ``ckn.sanitizer.sanitize_texts`` as ``ckn.pack`` does, after one untimed call (the rules' regexes
@@ -13,6 +14,11 @@ words (ignore, previous, system, prompt ...) with and without sentence ends, spa
 in-word punctuation, chat-template markers, quoted anchor words, leetspeak, zero-width
 characters inside words, Cyrillic homoglyphs, one anchor word per line, and URLs with anchor
 words in their paths.
+
+``--instructions`` prints instead valgrind's instructions per ``sanitize_texts`` call for the
+families whose names contain one of the FAMILY words (all without any): a figure the machine's
+load does not move (``pack_instructions.py``'s way: a child process run twice, with one
+untimed call and with ``--calls`` more; needs valgrind, ~1-2 minutes per family).
 """
 
 from __future__ import annotations
@@ -20,8 +26,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,6 +42,7 @@ except ImportError:  # run from a checkout: benchmark the in-place build
 
 from bench_pack import docstring_chunks, make_pool, multilingual_chunks, write_rows  # noqa: E402
 from ckn.sanitizer import sanitize_texts  # noqa: E402
+from pack_instructions import valgrind_instructions  # noqa: E402
 
 ANCHORS = ("ignore previous prior instructions system prompt key secret reveal user assistant "
            "rules override forget disregard admin developer mode jailbreak password token api "
@@ -118,11 +127,50 @@ def run(rounds: int = 5) -> list[dict]:
     return rows
 
 
+_CHILD = r"""
+import json, sys
+sys.path.insert(0, {root!r})
+from ckn.sanitizer import sanitize_texts
+with open({path!r}, encoding="utf-8") as fh:
+    texts = json.load(fh)
+for _ in range(1 + {calls}):
+    sanitize_texts(texts)
+"""
+
+
+def instructions(texts: list[str], calls: int) -> float:
+    """valgrind's instructions per ``sanitize_texts(texts)`` call: a child's count with
+    ``calls`` calls after the untimed one, less its count without them, over ``calls``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "texts.json")
+        Path(path).write_text(json.dumps(texts), encoding="utf-8")
+        counts = [valgrind_instructions(_CHILD.format(root=str(HERE.parent), path=path, calls=n))
+                  for n in (calls, 0)]
+    return (counts[0] - counts[1]) / calls
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", help="write the rows here")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per call under valgrind instead of timing")
+    parser.add_argument("--calls", type=int, default=2, help="calls counted (--instructions)")
+    parser.add_argument("family", nargs="*", help="words of the family names (--instructions)")
     args = parser.parse_args(argv)
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("valgrind is not installed (Debian: apt install valgrind)", file=sys.stderr)
+            return 2
+        if args.calls < 1:
+            parser.error("--calls must be at least 1")
+        for family, texts in families().items():
+            if not args.family or any(word in family for word in args.family):
+                print(f"{family:42s} {instructions(texts, args.calls) / 1e6:10.1f} M "
+                      "instructions per call", flush=True)
+        return 0
+    if args.family:
+        parser.error("FAMILY words go with --instructions")
     rows = run(args.rounds)
     print(f"{'family':42s} {'MB':>6s} {'median ms':>10s} {'MB/s':>8s} {'changed':>8s}")
     for row in rows:

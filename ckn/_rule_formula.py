@@ -33,6 +33,10 @@ each only where its own formula holds.
 same derivation keeps, cut to ``MAX_LITERAL`` bytes), or None when a match may start anywhere:
 the sanitizer then runs a regex on an ASCII view only from the places they start
 (``ckn._rulefilter.StartFinder``), where ``re`` would try every position.
+``line_anchored(pattern)`` tells a pattern whose matches start where lines do, and
+``gated(pattern)`` splits a gated one, ``^(?=[^\\n]*?GATE)[^\\n]*?BODY``, into GATE and BODY,
+which the sanitizer searches for on their own on a one-line view (``group_alternatives`` splits
+a BODY that is one group).
 
 Deriving the rules' programs takes about a second, so they ship in ``rule_formulas.json``
 (``tools/build_rule_formulas.py`` writes it, with the starts; a test checks it against the
