@@ -76,9 +76,10 @@ except ImportError:  # Python 3.10
 
 __all__ = ["MAX_LITERAL", "UNICODE_MAX_LITERAL", "MAX_PIECES", "TABLE_PATH", "UNICODE_TABLE_PATH",
            "TRUE", "FALSE", "required", "starts", "holds", "holds_over", "cut", "program",
-           "program_for", "alternatives", "alternatives_for", "starts_for",
-           "pattern_key", "load_table", "load_phrase_tables", "table", "unicode_table", "line_anchored",
-           "gated"]
+           "program_for", "alternatives", "alternatives_for", "starts_for", "pattern_key",
+           "load_table", "load_phrase_tables", "table", "unicode_table", "line_anchored", "gated",
+           "group_alternatives", "first_chars", "from_first_chars", "part_key", "part_facts",
+           "load_parts", "written_parts", "PARTS_PATH"]
 
 TRUE, FALSE = ("T",), ("F",)
 MAX_LITERAL = 12   # bytes of a literal the C check looks for (a prefix: it only weakens)
@@ -223,6 +224,140 @@ def _node(op, av, keep: bool):
     if op is getattr(_sre, "ATOMIC_GROUP", None):
         return _sequence(av, keep)
     return _FREE  # anything else (ANY, NOT_LITERAL, GROUPREF, ...) requires nothing
+
+
+_CATEGORY_CLASS = {
+    _sre.CATEGORY_DIGIT: r"\d", _sre.CATEGORY_NOT_DIGIT: r"\D",
+    _sre.CATEGORY_SPACE: r"\s", _sre.CATEGORY_NOT_SPACE: r"\S",
+    _sre.CATEGORY_WORD: r"\w", _sre.CATEGORY_NOT_WORD: r"\W",
+}
+
+
+def _class_text(code: int) -> str:
+    """A code point as it may stand in a character class."""
+    return re.escape(chr(code)) if chr(code) in "\\]^-[" or code < 33 else chr(code)
+
+
+def _first(data) -> tuple[set[str] | None, bool]:
+    """The class items (text) one of which every non-empty match of the parsed sequence
+    ``data`` starts with, and whether it can match the empty string; None for the items when
+    a match may start with any character (``.``, a negated class, a backreference, ...)."""
+    items: set[str] = set()
+    for op, av in data:
+        if op is _sre.LITERAL:
+            items.add(_class_text(av))
+            return items, False
+        if op is _sre.IN:
+            for item, arg in av:
+                if item is _sre.LITERAL:
+                    items.add(_class_text(arg))
+                elif item is _sre.RANGE:
+                    items.add(_class_text(arg[0]) + "-" + _class_text(arg[1]))
+                elif item is _sre.CATEGORY and arg in _CATEGORY_CLASS:
+                    items.add(_CATEGORY_CLASS[arg])
+                else:  # NEGATE, and anything else
+                    return None, False
+            return items, False
+        if op is _sre.AT or op is _sre.ASSERT or op is _sre.ASSERT_NOT:
+            continue  # takes no character
+        if op is _sre.SUBPATTERN:
+            if av[1] & (re.IGNORECASE | re.VERBOSE):
+                return None, False
+            inner, empty = _first(av[3])
+        elif op is _sre.BRANCH:
+            inner, empty = set(), False
+            for branch in av[1]:
+                part, part_empty = _first(branch)
+                if part is None:
+                    return None, False
+                inner |= part
+                empty = empty or part_empty
+        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", None)):
+            low, high, sub = av
+            if high == 0:
+                continue
+            inner, empty = _first(sub)
+            empty = empty or low == 0
+        elif op is getattr(_sre, "ATOMIC_GROUP", None):
+            inner, empty = _first(av)
+        else:  # ANY, NOT_LITERAL, GROUPREF, ...
+            return None, False
+        if inner is None:
+            return None, False
+        items |= inner
+        if not empty:
+            return items, False
+    return items, True
+
+
+def first_chars(pattern: str, flags: int = re.MULTILINE) -> str | None:
+    """A character class (regex text, for the same ``flags``) holding every character a match
+    of ``pattern`` can start with, or None when that is not known, a match can be empty or the
+    pattern holds what nesting it in another would change (``_UNSPLITTABLE``): a
+    case-insensitive or verbose pattern, a ``.`` or a negated class first, ..."""
+    if _UNSPLITTABLE.search(pattern):
+        return None
+    parsed = _sre_parse.parse(pattern, flags)
+    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
+        return None
+    items, empty = _first(parsed.data)
+    if items is None or empty or not items:
+        return None
+    return "[" + "".join(sorted(items)) + "]"
+
+
+def from_first_chars(pattern: str, first: str | None) -> str:
+    """A pattern whose search finds a match exactly where ``pattern``'s does (the same flags,
+    the same start; the match itself is its first character only), given ``first``, the
+    ``first_chars`` of ``pattern``: ``first(?<=(?=(?:pattern))[\\s\\S])``. It begins with a
+    character class, so ``re`` skips the places whose character cannot start a match in one
+    tight loop, where it tried every alternative of ``pattern`` at every place. ``pattern``
+    itself when ``first`` is None."""
+    if first is None:
+        return pattern
+    return first + "(?<=(?=(?:" + pattern + "))[\\s\\S])"
+
+
+def part_key(part: str, flags: int) -> str:
+    """The key of a searched pattern's facts (``part_facts``) in ``PARTS_PATH``."""
+    return pattern_key(("a:" if flags & re.ASCII else "u:") + part)
+
+
+def part_facts(part: str, flags: int) -> tuple[list[bytes] | None, str | None]:
+    """Where a search for ``part`` needs to look: ``(starts(part, flags), first)``, ``first``
+    its ``first_chars`` for views that are not plain ASCII (``flags`` without ``re.ASCII``),
+    else None: in an ASCII view the starts' literals are fewer places than a class, and
+    ``from_first_chars``' lookarounds cost more than the alternatives they skip where nearly
+    every place is a candidate. Each costs a parse of ``part``; ``PARTS_PATH`` ships them."""
+    return starts(part, flags), None if flags & re.ASCII else first_chars(part, flags)
+
+
+def load_parts(path: Path | None = None) -> dict[str, tuple[list[bytes] | None, str | None]]:
+    """The ``part_facts`` of ``PARTS_PATH`` by ``part_key``, or an empty dict when the file is
+    missing or unreadable: every part's facts are then worked out."""
+    try:
+        data = json.loads((path or PARTS_PATH).read_text(encoding="ascii"))["parts"]
+        return {key: (None if entry.get("starts") is None
+                      else [word.encode("ascii") for word in entry["starts"]],
+                      entry.get("first"))
+                for key, entry in data.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def written_parts(parts: dict[str, tuple[str, int]]) -> dict:
+    """The content of ``PARTS_PATH`` for ``{part_key: (part, flags)}``: each part's facts
+    (JSON escapes keep the file ASCII)."""
+    out = {}
+    for key, (part, flags) in sorted(parts.items()):
+        firsts, first = part_facts(part, flags)
+        entry = {}
+        if firsts is not None:
+            entry["starts"] = [word.decode("ascii") for word in firsts]
+        if first is not None:
+            entry["first"] = first
+        out[key] = entry
+    return {"parts": out}
 
 
 def required(pattern: str, flags: int = re.MULTILINE, *, unicode: bool = False):
@@ -465,6 +600,7 @@ def program(formula, max_literal: int = MAX_LITERAL) -> tuple[list[bytes], array
 TABLE_PATH = Path(__file__).with_name("rule_formulas.json")
 UNICODE_TABLE_PATH = Path(__file__).with_name("rule_formulas_unicode.json")
 TRIES_PATH = Path(__file__).with_name("phrase_tries.json")
+PARTS_PATH = Path(__file__).with_name("search_parts.json")
 
 
 def pattern_key(pattern: str) -> str:
@@ -524,7 +660,8 @@ def table(patterns: dict[str, str], split: frozenset | set = frozenset()) -> dic
     """The table of ``rule_formulas.json`` for ``{rule name: pattern}``: per rule its pattern
     key, program and starts (``_entry``), and for the rules named in ``split`` where their
     ``alternatives`` start (``"at"``: splitting a pattern again cost ~16 ms of a process's first
-    sanitize) and, when there are several, each alternative's (``"alternatives"``)."""
+    sanitize) and, when there are several, each alternative's program (``"alternatives"``;
+    where a search for one can start ships in ``PARTS_PATH``)."""
     rules = {}
     for name, pattern in patterns.items():
         entry = {"pattern": pattern_key(pattern), **_entry(pattern)}
@@ -532,7 +669,7 @@ def table(patterns: dict[str, str], split: frozenset | set = frozenset()) -> dic
             entry["at"] = _alternative_starts(pattern)
             parts = _parts(pattern, entry["at"])
             if len(parts) > 1:
-                entry["alternatives"] = [_entry(part) for part in parts]
+                entry["alternatives"] = [_written(program(required(part))) for part in parts]
         rules[name] = entry
     return {"max_literal": MAX_LITERAL, "rules": rules}
 
@@ -550,8 +687,8 @@ def unicode_table(patterns: dict[str, str]) -> dict:
 
 def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[str, tuple]:
     """The rules of the table at ``path`` (``TABLE_PATH`` or ``UNICODE_TABLE_PATH``), each as
-    ``(pattern key, program or None, alternatives' programs or None, starts or None,
-    alternatives' starts or None, where the alternatives start or None)``, nodes in arrays
+    ``(pattern key, program or None, alternatives' programs or None, starts or None, where the
+    alternatives start or None)``, nodes in arrays
     (``_loaded``: compact, the table stays loaded). An empty dict when the file is missing,
     unreadable or made for another ``max_literal`` (``UNICODE_MAX_LITERAL`` for the unicode
     table): every program is then derived."""
@@ -563,8 +700,6 @@ def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[
                        [_loaded(part) for part in entry["alternatives"]]
                        if "alternatives" in entry else None,
                        _loaded_starts(entry),
-                       [_loaded_starts(part) for part in entry["alternatives"]]
-                       if "alternatives" in entry else None,
                        [int(a) for a in entry["at"]] if "at" in entry else None)
                 for name, entry in data["rules"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -605,8 +740,8 @@ def _alternatives_of(name: str, pattern: str, rules: dict[str, tuple]) -> list[s
     """``alternatives(pattern)``, where the loaded table's entry for ``name``, made from this
     very pattern, says they start."""
     entry = rules.get(name)
-    if entry is not None and len(entry) == 6 and entry[5] and entry[0] == pattern_key(pattern):
-        return _parts(pattern, entry[5])
+    if entry is not None and len(entry) == 5 and entry[4] and entry[0] == pattern_key(pattern):
+        return _parts(pattern, entry[4])
     return alternatives(pattern)
 
 
@@ -624,16 +759,10 @@ def alternatives_for(name: str, pattern: str, rules: dict[str, tuple]) -> list[t
     return [(part, program(required(part))) for part in parts]
 
 
-def starts_for(name: str, pattern: str, rules: dict[str, tuple],
-               alternative: int | None = None) -> list[bytes] | None:
-    """``starts(pattern)``, or of its ``alternatives(pattern)[alternative]``, from the loaded
-    table when its entry for ``name`` was made from this very pattern (with its
-    alternatives)."""
+def starts_for(name: str, pattern: str, rules: dict[str, tuple]) -> list[bytes] | None:
+    """``starts(pattern)``, from the loaded table when its entry for ``name`` was made from
+    this very pattern."""
     entry = rules.get(name)
-    known = entry is not None and len(entry) >= 5 and entry[0] == pattern_key(pattern)
-    if alternative is None:
-        return entry[3] if known else starts(pattern)
-    parts = _alternatives_of(name, pattern, rules)
-    if known and entry[4] is not None and len(entry[4]) == len(parts):
-        return entry[4][alternative]
-    return starts(parts[alternative])
+    if entry is not None and len(entry) >= 4 and entry[0] == pattern_key(pattern):
+        return entry[3]
+    return starts(pattern)

@@ -5437,12 +5437,11 @@ def _matcher(index: int, ascii_twin: bool = False):
         table = _formula_table()
         rule = RULES[index]
         if not guard and len(_ALTERNATIVES[index]) > 1:
-            matcher = _AnyOf([
-                _checked(_OnFirstUse(lambda k=k, part=part: _line_search(
-                    part, re.MULTILINE | re.ASCII,
-                    _rule_formula.starts_for(rule.name, rule.pattern, table, k))),
-                    compiled)
-                for k, (part, compiled) in enumerate(_ALTERNATIVES[index])])
+            matcher = _AnyOf([_checked(_line_search(part, re.MULTILINE | re.ASCII), compiled)
+                              for part, compiled in _ALTERNATIVES[index]])
+        elif not guard:
+            matcher = _checked_search(_line_search(rule.pattern, re.MULTILINE | re.ASCII),
+                                      _rule_formula.program_for(rule.name, rule.pattern, table))
         else:
             matcher = _checked_search(
                 _OnFirstUse(lambda: _search(index, ascii_twin, guard, _rule_formula.starts_for(
@@ -5468,20 +5467,19 @@ def _started(regex: re.Pattern, starts: list[bytes] | None):
     return regex if starts is None else _StartFinder(starts, regex)
 
 
-def _line_search(pattern: str, flags: int, starts: list[bytes] | None):
-    """``_started(re.compile(pattern, flags), starts).search`` as a test of a view; for a gated
-    pattern (``_rule_formula.gated``: ``^(?=[^\\n]*?GATE)[^\\n]*?BODY``, 25 rules), on a view
-    of one line, a search for GATE and then for BODY, each run from where its literals start
-    (``_part_search``; a BODY whose matches may start anywhere, but that is one group of
+def _line_search(pattern: str, flags: int):
+    """A test of a view for the unguarded ``pattern``: its search, run only where its matches
+    can start (``_part_search``); for a gated pattern (``_rule_formula.gated``:
+    ``^(?=[^\\n]*?GATE)[^\\n]*?BODY``, 25 rules), on a view of one line, a search for GATE
+    and then for BODY (a BODY whose matches may start anywhere, but that is one group of
     alternatives, as a search for each alternative), where the pattern's own match tried BODY
-    at every position of the line (the whole pattern is compiled only for a view of several
-    lines)."""
+    at every position of the line. Regexes are compiled on first use."""
     parts = _rule_formula.gated(pattern) if _StartFinder is not None else None
     if parts is None:
-        return _started(re.compile(pattern, flags), starts).search
+        return _part_search(pattern, flags)
     gate_pattern, body_pattern = parts
     gate = _part_search(gate_pattern, flags)
-    bodies = ([body_pattern] if _rule_formula.starts(body_pattern, flags) is not None
+    bodies = ([body_pattern] if _part_facts(body_pattern, flags)[0] is not None
               else _rule_formula.group_alternatives(body_pattern))
     body_searches = [_part_search(part, flags) for part in bodies]
     whole = _OnFirstUse(lambda: _started(re.compile(pattern, flags), None).search)
@@ -5494,9 +5492,34 @@ def _line_search(pattern: str, flags: int, starts: list[bytes] | None):
 
 
 def _part_search(pattern: str, flags: int):
-    """The search of ``pattern`` run where its matches can start (``_started``, its starts
-    worked out)."""
-    return _started(re.compile(pattern, flags), _rule_formula.starts(pattern, flags)).search
+    """The search of ``pattern`` (for its truth only), compiled on first use and run only where
+    a match can start: where a line starts for a line-anchored pattern; else, in an ASCII view,
+    from where its ``starts`` literals do (``_started``), and in any other, only at the
+    characters of its ``first_chars`` (``_rule_formula.from_first_chars``: ``re``'s own
+    first-character scan)."""
+    if _rule_formula.line_anchored(pattern):
+        return _OnFirstUse(lambda: _started(re.compile(pattern, flags), None).search)
+    starts, first = _part_facts(pattern, flags)
+    return _OnFirstUse(lambda: _started(
+        re.compile(_rule_formula.from_first_chars(pattern, first), flags), starts).search)
+
+
+def _part_facts(part: str, flags: int) -> tuple[list[bytes] | None, str | None]:
+    """``_rule_formula.part_facts(part, flags)``, from the shipped table when it holds this
+    very part (working them out costs a parse of the part: ~2-15 ms each); every part asked
+    for is kept in ``_SEARCHED_PARTS`` (tools/build_rule_formulas.py writes the table from
+    it)."""
+    global _SHIPPED_PARTS
+    key = _rule_formula.part_key(part, flags)
+    _SEARCHED_PARTS[key] = (part, flags)
+    if _SHIPPED_PARTS is None:
+        _SHIPPED_PARTS = _rule_formula.load_parts()
+    facts = _SHIPPED_PARTS.get(key)
+    return facts if facts is not None else _rule_formula.part_facts(part, flags)
+
+
+_SHIPPED_PARTS: dict | None = None  # the table, loaded on first use
+_SEARCHED_PARTS: dict[str, tuple[str, int]] = {}
 
 
 def _search(index: int, ascii_twin: bool, guard: str, starts: list[bytes] | None = None):
@@ -5504,7 +5527,7 @@ def _search(index: int, ascii_twin: bool, guard: str, starts: list[bytes] | None
     run only from where they start (``_started``; a gated pattern: ``_line_search``)."""
     if not guard:
         return _line_search(RULES[index].pattern,
-                            re.MULTILINE | re.ASCII if ascii_twin else re.MULTILINE, starts)
+                            re.MULTILINE | re.ASCII if ascii_twin else re.MULTILINE)
     regex = _started(_regex(index, ascii_twin), starts)
 
     def matcher(view: str) -> bool:
