@@ -429,20 +429,10 @@ def gated(pattern: str) -> tuple[str, str] | None:
     backreferences)."""
     if not pattern.startswith(_GATE_OPEN) or not line_anchored(pattern):
         return None
-    depth, start = 1, len(_GATE_OPEN)
-    for token in _TOKEN.finditer(pattern, start):
-        c = token.group()
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                gate, rest = pattern[start:token.start()], pattern[token.end():]
-                break
-        elif c == "|" and depth == 1:
-            return None
-    else:
+    close = _group_close(pattern, len(_GATE_OPEN))
+    if close is None or close[2]:
         return None
+    gate, rest = pattern[len(_GATE_OPEN):close[0]], pattern[close[1]:]
     if not rest.startswith(_BODY_OPEN) or not gate:
         return None
     return gate, rest[len(_BODY_OPEN):]
@@ -452,18 +442,28 @@ def group_alternatives(pattern: str) -> list[str]:
     """The alternatives inside ``pattern`` when it is one non-capturing group, ``(?:A|B|C)``
     (a search for it finds a match exactly when a search for one of A, B, C does); else
     ``[pattern]``."""
-    if not pattern.startswith("(?:"):
+    close = _group_close(pattern, 3) if pattern.startswith("(?:") else None
+    if close is None or close[1] != len(pattern):
         return [pattern]
-    depth = 0
-    for token in _TOKEN.finditer(pattern):
+    return alternatives(pattern[3:-1])
+
+
+def _group_close(pattern: str, start: int) -> tuple[int, int, bool] | None:
+    """For the group whose ``(`` (and ``?:``, ``?=`` ...) ends at ``start``: where its ``)``
+    starts and ends, and whether a ``|`` stands at the group's own level; None when it does
+    not close."""
+    depth, bar = 1, False
+    for token in _TOKEN.finditer(pattern, start):
         c = token.group()
         if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
             if depth == 0:
-                return alternatives(pattern[3:-1]) if token.end() == len(pattern) else [pattern]
-    return [pattern]
+                return token.start(), token.end(), bar
+        elif c == "|" and depth == 1:
+            bar = True
+    return None
 
 
 def _alternative_starts(pattern: str) -> list[int]:
