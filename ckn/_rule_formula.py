@@ -337,12 +337,15 @@ def load_parts(path: Path | None = None) -> dict[str, tuple[list[bytes] | None, 
     missing or unreadable: every part's facts are then worked out."""
     try:
         data = json.loads((path or PARTS_PATH).read_text(encoding="ascii"))["parts"]
-        return {key: (None if entry.get("starts") is None
-                      else [word.encode("ascii") for word in entry["starts"]],
-                      entry.get("first"))
-                for key, entry in data.items()}
+        parts = {key: (None if entry.get("starts") is None
+                       else [word.encode("ascii") for word in entry["starts"]],
+                       entry.get("first"))
+                 for key, entry in data.items()}
+        if all(first is None or isinstance(first, str) for _, first in parts.values()):
+            return parts
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+        pass
+    return {}
 
 
 def written_parts(parts: dict[str, tuple[str, int]]) -> dict:

@@ -514,8 +514,6 @@ _E = r"(?![^\W\d_])"  # end of a word (letters may not follow)
 _ATOM = re.compile(r"(?:\\.|[^\\\s])[*+?]?|\s+")
 
 
-
-
 @lru_cache(maxsize=None)
 def _alt(phrases: str) -> str:
     """Regex matching any of the ``|``-separated phrases, compiled as a prefix trie
@@ -5523,8 +5521,8 @@ _SEARCHED_PARTS: dict[str, tuple[str, int]] = {}
 
 
 def _search(index: int, ascii_twin: bool, guard: str, starts: list[bytes] | None = None):
-    """Rule ``index``'s regex search (with its guard, if any) over a view; with ``starts``,
-    run only from where they start (``_started``; a gated pattern: ``_line_search``)."""
+    """Rule ``index``'s test of a view: an unguarded rule's ``_line_search``; a guarded rule's
+    regex search with its guard, run only from where ``starts`` start (``_started``)."""
     if not guard:
         return _line_search(RULES[index].pattern,
                             re.MULTILINE | re.ASCII if ascii_twin else re.MULTILINE)

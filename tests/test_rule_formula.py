@@ -890,5 +890,7 @@ def test_the_shipped_search_parts_are_the_facts_of_every_part_the_rules_search_f
         assert key == part_key(part, flags)
         assert shipped[key] == part_facts(part, flags) == _sanitizer._part_facts(part, flags)
     assert load_parts(tmp_path / "missing.json") == {}
-    (tmp_path / "bad.json").write_text('{"parts": {"k": {"starts": [1]}}}', encoding="ascii")
-    assert load_parts(tmp_path / "bad.json") == {}
+    for broken in ['{"parts": {"k": {"starts": [1]}}}', '{"parts": {"k": {"first": 5}}}',
+                   '{"parts": []}', "{"]:
+        (tmp_path / "bad.json").write_text(broken, encoding="ascii")
+        assert load_parts(tmp_path / "bad.json") == {}, broken
