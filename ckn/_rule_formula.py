@@ -661,14 +661,16 @@ def _loaded_starts(entry: dict) -> list[bytes] | None:
 
 def table(patterns: dict[str, str], split: frozenset | set = frozenset()) -> dict:
     """The table of ``rule_formulas.json`` for ``{rule name: pattern}``: per rule its pattern
-    key, program and starts (``_entry``), and for the rules named in ``split`` where their
-    ``alternatives`` start (``"at"``: splitting a pattern again cost ~16 ms of a process's first
-    sanitize) and, when there are several, each alternative's program (``"alternatives"``;
-    where a search for one can start ships in ``PARTS_PATH``)."""
+    key and program, and its starts (``_entry``) unless it is named in ``split`` (the unguarded
+    rules: where each part of their searches can start ships in ``PARTS_PATH``); for those,
+    where their ``alternatives`` start (``"at"``: splitting a pattern again cost ~16 ms of a
+    process's first sanitize) and, when there are several, each alternative's program
+    (``"alternatives"``)."""
     rules = {}
     for name, pattern in patterns.items():
         entry = {"pattern": pattern_key(pattern), **_entry(pattern)}
         if name in split:
+            entry.pop("starts", None)
             entry["at"] = _alternative_starts(pattern)
             parts = _parts(pattern, entry["at"])
             if len(parts) > 1:
