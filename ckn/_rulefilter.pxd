@@ -31,8 +31,10 @@ ctypedef struct RuleBitFormulas:
     const uint64_t* quoted       # found bits of the literals that can span a blanked mention's
                                  # edge: " ", those with an apostrophe, and those with a double
                                  # quote next to a space (ckn._linescan._quoted_checked)
-    const uint64_t* literal_bits  # per literal, the rule bits (lo, hi) of the programs that
-                                 # hold it: a covered bit none of whose literals is found fails
+    const uint64_t* literal_bits  # per literal, the rule bits (lo, hi) of the programs whose
+                                 # gate (_gate) holds it: a covered bit none of whose programs'
+                                 # gates meets the found set fails
+    uint64_t ungated[2]          # rule bits (lo, hi) with a program that has no gate
 
 # Clear the covered rule bits of (lo, hi) none of whose programs holds over the literals found
 # in the count views (views[k]: sizes[k] bytes, UTF-8 for text) together, plus those of the bit

@@ -29,12 +29,16 @@ where one of ``literals`` starts, when every match starts with one of them
 
 When a program is loaded, each OR whose parts are all literals becomes one (word, mask) test per
 found-set word its literals fall in (``_pack_literal_or``): most literal nodes sit in such ORs,
-and a test of a word replaces a call per literal.
+and a test of a word replaces a call per literal. ``FormulaBits`` also gives each program a gate
+(``_gate``): literals one of which is found wherever the program holds, chosen to leave out the
+common ones (single letters) where a rarer part must hold too; a bit's programs are evaluated
+only where one of its gates' literals is found (``_live``).
 """
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
+from libc.math cimport INFINITY
 from libc.string cimport memset
 
 from ckn._rule_formula import (MAX_LITERAL, MAX_PIECES, OP_AND, OP_FALSE, OP_LITERAL, OP_OR,
@@ -568,12 +572,15 @@ cdef class LiteralIndex:
         return found
 
 
-cdef int _copy_program(int32_t* out, nodes, list numbers, str who) except -1:
+cdef int _copy_program(int32_t* out, nodes, list numbers, str who, const double* costs=NULL,
+                       uint8_t* gate=NULL, bint* gated=NULL) except -1:
     """Copy the ``len(nodes) // 3`` node triples to ``out``, each literal node's argument
     renumbered through ``numbers`` (``LiteralIndex.add``), checking that every operation is
     known, every argument names a literal, every end lies after its node and within the
     program, a P or a piece has a part, and a SEQ's parts are pieces numbered below its count.
-    Returns 1 when the program has a SEQ node, else 0."""
+    With ``gate`` (one cleared byte per literal), ``_gate`` of the program with the literals'
+    ``costs`` marks its gate there and sets ``gated``. Returns 1 when the program has a SEQ
+    node, else 0."""
     cdef Py_ssize_t i, j, n_nodes = len(nodes) // 3
     cdef int32_t op
     cdef int ordered = 0
@@ -583,14 +590,17 @@ cdef int _copy_program(int32_t* out, nodes, list numbers, str who) except -1:
         op = out[3 * i]
         if not _LIT <= op <= _PIECE:
             raise ValueError(f"{who}: unknown node operation {op}")
-        if op == _LIT:
-            if not 0 <= out[3 * i + 1] < len(numbers):
-                raise ValueError(f"{who}: a literal node names no literal")
-            out[3 * i + 1] = numbers[out[3 * i + 1]]
+        if op == _LIT and not 0 <= out[3 * i + 1] < len(numbers):
+            raise ValueError(f"{who}: a literal node names no literal")
         if not i < out[3 * i + 2] <= n_nodes:
             raise ValueError(f"{who}: a node's end is out of order")
         if (op == _PRESENT or op == _PIECE) and out[3 * i + 2] == i + 1:
             raise ValueError(f"{who}: a P or piece node has no part")
+    if gate != NULL:
+        gated[0] = _gate(out, n_nodes, costs, gate)
+    for i in range(n_nodes):
+        if out[3 * i] == _LIT:
+            out[3 * i + 1] = numbers[out[3 * i + 1]]
     for i in range(n_nodes):
         if out[3 * i] == _SEQ:
             ordered = 1
@@ -605,6 +615,85 @@ cdef int _copy_program(int32_t* out, nodes, list numbers, str who) except -1:
     if i != n_nodes:
         raise MemoryError()  # (_pack_literal_or's scratch)
     return ordered
+
+
+cdef double _literal_cost(bytes word):
+    """How often ``_gate`` reckons the literal ``word`` (UTF-8) occurs in a view: 4^-(c - 1) for
+    a literal of c code points (a single letter is in most views, a word in few)."""
+    cdef const uint8_t* data = <const uint8_t*><const char*>word
+    cdef Py_ssize_t i, points = 0
+    for i in range(len(word)):
+        points += (data[i] & 0xC0) != 0x80  # (a UTF-8 continuation byte starts no code point)
+    return 0.25 ** (points - 1) if points > 1 else 1.0
+
+
+cdef bint _gate(const int32_t* nodes, Py_ssize_t n_nodes, const double* costs,
+                uint8_t* gate) except -1:
+    """Mark in ``gate`` (a byte per literal, cleared) a set of the program's literals (numbered
+    as its nodes number them) one of which is found wherever the program holds (``_holds``):
+    a literal's set is itself; an OR's, the union of its parts' (a true OR has a true part);
+    an AND's or a SEQ's, the set of one of its parts (each part holds), the one whose literals'
+    ``costs`` sum least, so that the gate is rarely met; a P's or a piece's, its part's; FALSE's,
+    none (it never holds). ``FormulaBits`` evaluates a program only where its gate meets the
+    found set. Returns False, marking nothing, when an AND or a SEQ with no part (true with
+    nothing found) leaves the program without a gate. O(nodes)."""
+    cdef double* cost = <double*>malloc((n_nodes + 1) * sizeof(double))  # per node, its set's
+    cdef int32_t* pick = <int32_t*>malloc((n_nodes + 1) * sizeof(int32_t))  # AND, SEQ: the part
+    cdef uint8_t* chosen = <uint8_t*>malloc(n_nodes + 1)  # per node: its set is in the gate
+    cdef Py_ssize_t i, j, end
+    cdef int32_t op
+    cdef double total
+    try:
+        if cost == NULL or pick == NULL or chosen == NULL:
+            raise MemoryError()
+        for i in range(n_nodes - 1, -1, -1):  # prefix order: a node's parts come after it
+            op, end = nodes[3 * i], nodes[3 * i + 2]
+            if op == _LIT:
+                cost[i] = costs[nodes[3 * i + 1]]
+            elif op == _FALSE:
+                cost[i] = 0.0
+            elif op == _PRESENT or op == _PIECE:
+                cost[i] = cost[i + 1]
+            elif op == _OR:  # (an OR with a part without a set has none: INFINITY)
+                total = 0.0
+                j = i + 1
+                while j < end:
+                    total += cost[j]
+                    j = nodes[3 * j + 2]
+                cost[i] = total
+            else:  # AND, SEQ (a SEQ's parts are its pieces)
+                cost[i] = INFINITY
+                pick[i] = -1
+                j = i + 1
+                while j < end:
+                    if cost[j] < cost[i]:
+                        cost[i] = cost[j]
+                        pick[i] = <int32_t>j
+                    j = nodes[3 * j + 2]
+        if cost[0] == INFINITY:
+            return False
+        memset(chosen, 0, n_nodes)
+        chosen[0] = 1
+        for i in range(n_nodes):  # parents first: the nodes whose sets make the gate
+            if not chosen[i]:
+                continue
+            op, end = nodes[3 * i], nodes[3 * i + 2]
+            if op == _LIT:
+                gate[nodes[3 * i + 1]] = 1
+            elif op == _PRESENT or op == _PIECE:
+                chosen[i + 1] = 1
+            elif op == _OR:
+                j = i + 1
+                while j < end:
+                    chosen[j] = 1
+                    j = nodes[3 * j + 2]
+            elif op != _FALSE:
+                chosen[pick[i]] = 1
+        return True
+    finally:
+        free(cost)
+        free(pick)
+        free(chosen)
 
 
 cdef int _by_value(const void* a, const void* b) noexcept nogil:
@@ -769,10 +858,11 @@ cdef void _narrow(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
 
 cdef void _live(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
                 uint64_t* hi) noexcept nogil:
-    """Clear the covered rule bits of (lo, hi) none of whose programs' literals is in
-    ``found``: every program needs one of its literals (TRUE has no program). A found set holds
+    """Clear the covered rule bits of (lo, hi) none of whose programs' gates (``_gate``) meets
+    ``found``: a program holds only where one of its gate's literals is found. A found set holds
     few literals, so this costs a pass over its words, where ``_narrow`` evaluates each bit's
-    programs. O(found_words + found literals)."""
+    programs; the gates leave out the literals found in most views (single letters) wherever a
+    rarer part must hold too. O(found_words + found literals)."""
     cdef uint64_t live_lo = 0, live_hi = 0, word
     cdef Py_ssize_t k, literal
     for k in range(f.found_words):
@@ -782,8 +872,8 @@ cdef void _live(const RuleBitFormulas* f, const uint64_t* found, uint64_t* lo,
             word &= word - 1
             live_lo |= f.literal_bits[2 * literal]
             live_hi |= f.literal_bits[2 * literal + 1]
-    lo[0] &= live_lo | ~f.covered[0]
-    hi[0] &= live_hi | ~f.covered[1]
+    lo[0] &= live_lo | f.ungated[0] | ~f.covered[0]
+    hi[0] &= live_hi | f.ungated[1] | ~f.covered[1]
 
 
 cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
@@ -805,6 +895,30 @@ cdef void formulas_check(const RuleBitFormulas* f, const uint8_t* const* views,
         _narrow(f, found, lo, hi, True)
 
 
+cdef int _gated_copy(int32_t* out, nodes, literals, list numbers, Py_ssize_t bit, list holders,
+                     uint64_t* ungated) except -1:
+    """``_copy_program`` for ``FormulaBits``: ``(number, bit)`` for each literal of the
+    program's gate goes on ``holders``, or ``bit`` into ``ungated`` when it has none."""
+    cdef Py_ssize_t j, count = len(numbers)
+    cdef double* costs = <double*>malloc((count + 1) * sizeof(double))
+    cdef uint8_t* gate = <uint8_t*>calloc(count + 1, 1)
+    cdef bint gated = False
+    cdef int ordered
+    try:
+        if costs == NULL or gate == NULL:
+            raise MemoryError()
+        for j in range(count):
+            costs[j] = _literal_cost(literals[j])
+        ordered = _copy_program(out, nodes, numbers, "FormulaBits", costs, gate, &gated)
+        if not gated:
+            ungated[bit >> 6] |= 1ULL << (bit & 63)
+        holders.extend([(numbers[j], bit) for j in range(count) if gate[j]])
+        return ordered
+    finally:
+        free(costs)
+        free(gate)
+
+
 cdef class FormulaBits:
     """The formulas of the rules behind each rule bit of ``ckn._linescan``, over one
     ``LiteralIndex``, for the compiled pass to drop the rule bits of a segment whose views hold
@@ -819,7 +933,7 @@ cdef class FormulaBits:
 
     def __cinit__(self, LiteralIndex index not None, list programs not None):
         cdef Py_ssize_t b, total_nodes = 0, count = 0, k, at = 0
-        cdef list holders = []  # (literal number, rule bit) of every program's literals
+        cdef list holders = []  # (literal number, rule bit) of every program's gate
         if len(programs) > 126:
             raise ValueError("FormulaBits: at most 126 rule bits")
         for rules in programs:
@@ -844,9 +958,8 @@ cdef class FormulaBits:
                     raise ValueError("FormulaBits: a program has no nodes")
                 self.programs[k] = at
                 numbers = index.add(list(literals))
-                holders.extend((number, b) for number in numbers)
-                self.ordered[k] = _copy_program(self.nodes + 3 * at, nodes, numbers,
-                                                "FormulaBits")
+                self.ordered[k] = _gated_copy(self.nodes + 3 * at, nodes, literals, numbers,
+                                              b, holders, self.data.ungated)
                 if self.ordered[k]:
                     self.data.ordered_bits[b >> 6] |= 1ULL << (b & 63)
                 at += len(nodes) // 3
@@ -882,6 +995,18 @@ cdef class FormulaBits:
         free(self.quoted)
         free(self.found)
         free(self.literal_bits)
+
+    def gate(self, Py_ssize_t bit):
+        """The literals of rule bit ``bit``'s gates (``_gate``: its programs are evaluated only
+        where one of them is found), sorted; None for a bit that is not covered (never dropped)
+        or has a program without a gate (evaluated on every found set)."""
+        if not 0 <= bit < 126:
+            raise ValueError("FormulaBits.gate: a rule bit is 0..125")
+        cdef uint64_t b = 1ULL << (bit & 63)
+        if not self.data.covered[bit >> 6] & b or self.data.ungated[bit >> 6] & b:
+            return None
+        return sorted(word for k, word in enumerate(self.index.literals)
+                      if self.literal_bits[2 * k + (bit >> 6)] & b)
 
     def narrow(self, views, mask, *, bint ordered=True):
         """``mask`` (an int of rule bits, 128-bit) without the covered bits whose programs

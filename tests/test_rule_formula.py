@@ -210,6 +210,69 @@ def test_the_c_check_evaluates_any_formula_as_python_does(formula, views):
         assert check.check(view) == holds(cut(formula), view), (formula, view)
 
 
+def gated_formulas(depth: int = 3):
+    """``formulas`` with FALSE and empty ANDs (true) among the parts, and literals of one to
+    a dozen characters, so that the gates (``_rulefilter._gate``) choose among parts of
+    different costs."""
+    leaf = (st.text("abc ", min_size=1, max_size=12).map(lambda s: ("L", s))
+            | st.just(FALSE) | st.just(("AND", ())))
+    if depth == 0:
+        return leaf
+    inner = gated_formulas(depth - 1)
+    parts = st.lists(inner, min_size=1, max_size=4).map(tuple)
+    return (leaf | st.tuples(st.sampled_from(["AND", "OR", "SEQ"]), parts)
+            | inner.map(lambda f: ("P", f)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(gated_formulas(), min_size=1, max_size=4),
+       st.lists(st.text("abcd ", max_size=40), min_size=1, max_size=3))
+def test_formula_bits_behind_their_gates_narrow_as_python_holds(formulas, views):
+    # FormulaBits evaluates a bit's programs only where its gate meets the found set: the bits
+    # that stay are still exactly those whose formula holds over the views together.
+    compiled = [program(f) for f in formulas]
+    bits = _rulefilter.FormulaBits(LiteralIndex(), [[c] for c in compiled])
+    every = (1 << len(formulas)) - 1
+    expected = sum(1 << k for k, f in enumerate(formulas)
+                   if compiled[k] is None or holds_over(cut(f), views))
+    assert bits.narrow([v.encode() for v in views], every) == expected, (formulas, views)
+
+
+def test_a_gate_is_the_rarest_literals_every_match_needs():
+    bits = _rulefilter.FormulaBits(LiteralIndex(), [[program(f)] for f in (
+        ("AND", (("L", "a"), ("L", "ignore"))),                        # the longer literal
+        ("OR", (("L", "x"), ("AND", (("L", "y"), ("L", "zebra"))))),   # an OR's parts' gates
+        ("SEQ", (("L", "e"), ("AND", (("L", "i"), ("L", "previous"))))),
+        ("AND", (("OR", (("L", "ab"), ("L", "cd"))), ("OR", tuple(("L", w) for w in "xyz")))),
+        ("AND", (("L", "q"), ("P", FALSE))),                           # FALSE: never holds
+        ("OR", (("L", "q"), ("AND", ()))),                             # true with nothing found
+    )])
+    assert [bits.gate(k) for k in range(6)] == [
+        [b"ignore"], [b"x", b"zebra"], [b"previous"], [b"ab", b"cd"], [], None]
+    assert bits.narrow([b"a y zebra e previous i"], 0b111111) == 0b100110
+    assert bits.narrow([b"ab x"], 0b111111) == 0b101010
+    assert bits.narrow([b"a ignore"], 0b111111) == 0b100001
+    assert bits.narrow([b"a e i"], 0b111111) == 0b100000  # only single letters: no gate met
+    assert bits.gate(6) is None  # not covered: never dropped
+    with pytest.raises(ValueError, match="0..125"):
+        bits.gate(126)
+
+
+def test_the_shipped_gates_leave_out_single_letters():
+    # The ASCII table's programs hold single letters (a leetspeak or spaced-out alternative's
+    # literals), found in nearly every view; no gate keeps one, so a bit is evaluated only
+    # where a rarer literal of its rule occurs.
+    table = _sanitizer._formula_table()
+    bits = _sanitizer._FORMULA_BITS
+    with_letters = [index for index, rule in enumerate(RULES)
+                    if (entry := program_for(rule.name, rule.pattern, table)) is not None
+                    and any(len(word) == 1 for word in entry[0])]
+    assert len(with_letters) >= 20
+    for index in range(len(RULES)):
+        gate = bits.gate(index % _sanitizer._RULE_BITS)
+        assert gate is not None and not any(len(word) == 1 for word in gate), RULES[index].name
+
+
 def part_edges(n: int, overlap: int = MAX_LITERAL - 1) -> list[int]:
     """Where the walk of an n-byte view starts its parts after the first and ends the parts
     before the last (``_walk``: two parts from 48 bytes, four from 256, each starting
