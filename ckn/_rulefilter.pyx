@@ -37,9 +37,11 @@ only where one of its gates' literals is found (``_live``).
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.math cimport INFINITY
+from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memset
+
+from array import array
 
 from ckn._rule_formula import (MAX_LITERAL, MAX_PIECES, OP_AND, OP_FALSE, OP_LITERAL, OP_OR,
                                OP_PIECE, OP_PRESENT, OP_SEQ)
@@ -572,6 +574,26 @@ cdef class LiteralIndex:
         return found
 
 
+cdef int _copy_ints(int32_t* out, nodes, Py_ssize_t count) except -1:
+    """``out[i] = nodes[i]`` for i < count: read in place from an ``array('H')`` (the shipped
+    tables' nodes) or ``array('i')``, item by item from any other sequence."""
+    cdef const unsigned short[::1] narrow
+    cdef const int[::1] wide
+    cdef Py_ssize_t i
+    if type(nodes) is array and nodes.typecode == "H":
+        narrow = nodes
+        for i in range(count):
+            out[i] = narrow[i]
+    elif type(nodes) is array and nodes.typecode == "i":
+        wide = nodes
+        for i in range(count):
+            out[i] = wide[i]
+    else:
+        for i in range(count):
+            out[i] = nodes[i]
+    return 0
+
+
 cdef int _copy_program(int32_t* out, nodes, list numbers, str who, const double* costs=NULL,
                        uint8_t* gate=NULL, bint* gated=NULL) except -1:
     """Copy the ``len(nodes) // 3`` node triples to ``out``, each literal node's argument
@@ -581,11 +603,10 @@ cdef int _copy_program(int32_t* out, nodes, list numbers, str who, const double*
     With ``gate`` (one cleared byte per literal), ``_gate`` of the program with the literals'
     ``costs`` marks its gate there and sets ``gated``. Returns 1 when the program has a SEQ
     node, else 0."""
-    cdef Py_ssize_t i, j, n_nodes = len(nodes) // 3
+    cdef Py_ssize_t i, j, n_nodes = len(nodes) // 3, count = len(numbers)
     cdef int32_t op
     cdef int ordered = 0
-    for i in range(3 * n_nodes):
-        out[i] = nodes[i]
+    _copy_ints(out, nodes, 3 * n_nodes)
     for i in range(n_nodes):
         op = out[3 * i]
         if not _LIT <= op <= _PIECE:
@@ -598,9 +619,17 @@ cdef int _copy_program(int32_t* out, nodes, list numbers, str who, const double*
             raise ValueError(f"{who}: a P or piece node has no part")
     if gate != NULL:
         gated[0] = _gate(out, n_nodes, costs, gate)
-    for i in range(n_nodes):
-        if out[3 * i] == _LIT:
-            out[3 * i + 1] = numbers[out[3 * i + 1]]
+    cdef int32_t* renumbered = <int32_t*>malloc((count + 1) * sizeof(int32_t))
+    if renumbered == NULL:
+        raise MemoryError()
+    try:
+        for j in range(count):
+            renumbered[j] = numbers[j]
+        for i in range(n_nodes):
+            if out[3 * i] == _LIT:
+                out[3 * i + 1] = renumbered[out[3 * i + 1]]
+    finally:
+        free(renumbered)
     for i in range(n_nodes):
         if out[3 * i] == _SEQ:
             ordered = 1
@@ -978,7 +1007,9 @@ cdef class FormulaBits:
         if self.quoted == NULL:
             raise MemoryError()
         for k, word in enumerate(index.literals):
-            if word == b" " or b"'" in word or b'" ' in word or b' "' in word:
+            # (find, not ``in``: ``x in bytes`` first tries x as an int, an exception each)
+            if (word == b" " or word.find(b"'") >= 0 or word.find(b'" ') >= 0
+                    or word.find(b' "') >= 0):
                 self.quoted[k >> 6] |= 1ULL << (k & 63)
         self.data.quoted = self.quoted
         self.literal_bits = <uint64_t*>calloc(2 * len(index.literals) + 2, sizeof(uint64_t))
