@@ -352,7 +352,7 @@ cdef double _ranked_sum(const DirectiveTables* t, int32_t* ranks, Py_ssize_t fou
 
 
 cdef inline bint _is_cjk(uint32_t c) noexcept nogil:
-    """``directive_score._CJK``: kana, CJK ideographs (and extension A), Hangul syllables."""
+    """``directive_score._cjk()``: kana, CJK ideographs (and extension A), Hangul syllables."""
     return (0x3040 <= c <= 0x30FF or 0x3400 <= c <= 0x4DBF or 0x4E00 <= c <= 0x9FFF
             or 0xAC00 <= c <= 0xD7AF)
 
