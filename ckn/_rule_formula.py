@@ -332,11 +332,17 @@ def part_facts(part: str, flags: int) -> tuple[list[bytes] | None, str | None]:
     return starts(part, flags), None if flags & re.ASCII else first_chars(part, flags)
 
 
+def _ascii_json(path: Path):
+    """The JSON of the ASCII file at ``path``, read as bytes (text mode's newline translation
+    costs more than the decoding); UnicodeDecodeError (a ValueError) for a byte above 127."""
+    return json.loads(path.read_bytes().decode("ascii"))
+
+
 def load_parts(path: Path | None = None) -> dict[str, tuple[list[bytes] | None, str | None]]:
     """The ``part_facts`` of ``PARTS_PATH`` by ``part_key``, or an empty dict when the file is
     missing or unreadable: every part's facts are then worked out."""
     try:
-        data = json.loads((path or PARTS_PATH).read_text(encoding="ascii"))["parts"]
+        data = _ascii_json(path or PARTS_PATH)["parts"]
         parts = {key: (None if entry.get("starts") is None
                        else [word.encode("ascii") for word in entry["starts"]],
                        entry.get("first"))
@@ -698,7 +704,7 @@ def load_table(path: Path = TABLE_PATH, max_literal: int = MAX_LITERAL) -> dict[
     unreadable or made for another ``max_literal`` (``UNICODE_MAX_LITERAL`` for the unicode
     table): every program is then derived."""
     try:
-        data = json.loads(path.read_text(encoding="ascii"))
+        data = _ascii_json(path)
         if not isinstance(data, dict) or data.get("max_literal") != max_literal:
             return {}
         return {name: (entry["pattern"], _loaded(entry),
@@ -717,7 +723,7 @@ def load_phrase_tables(path: Path = TRIES_PATH) -> tuple[dict[str, str], dict[st
     phrase list; two empty dicts when the file is missing or unreadable: every trie and word
     set is then worked out."""
     try:
-        data = json.loads(path.read_text(encoding="ascii"))
+        data = _ascii_json(path)
         tries, anchors = data["tries"], data["anchors"]
         if (isinstance(tries, dict) and all(isinstance(v, str) for v in tries.values())
                 and isinstance(anchors, dict) and all(

@@ -27,3 +27,28 @@ def test_import_has_no_side_effects(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "ok\n"
     assert list(tmp_path.iterdir()) == []
+
+
+LAZY_PROBE = """
+import json, pathlib, sys
+import ckn
+from ckn import directive_score, sanitizer
+terms = sys.modules["ckn.terms"]  # (ckn.terms is the function)
+lazy = (sanitizer._clause_start, directive_score._cjk, terms._cjk_run)
+assert all(f.cache_info().currsize == 0 for f in lazy), "compiled at import"
+example = json.loads((pathlib.Path(ckn.__file__).parent / "worked_example.json").read_text())
+ckn.pack(example)
+assert all(f.cache_info().currsize == 0 for f in lazy), "compiled by an ASCII pack"
+assert ckn.terms("東京タ") == ["東京", "京タ"] and terms._cjk_run.cache_info().currsize == 1
+print("ok")
+"""
+
+
+def test_costly_patterns_compile_on_first_use(tmp_path):
+    # re expands a character class's ranges code point by code point (~12 ms for these three):
+    # an import, and a pack of ASCII text, never compile them.
+    env = dict(os.environ, PYTHONPATH=str(Path(ckn.__file__).resolve().parent.parent))
+    proc = subprocess.run([sys.executable, "-B", "-c", LAZY_PROBE], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "ok\n"
