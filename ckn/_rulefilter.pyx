@@ -430,18 +430,19 @@ cdef class LiteralIndex:
 
     cdef int _build(self) except -1:
         """The trie of the literals, then its Aho-Corasick automaton: every missing edge set to
-        where the longest proper suffix's state goes (so a walk takes one step per byte), then
-        laid out for the walk (``LiteralAutomaton``): rows of ``stride`` int32 holding row
-        offsets (no multiply per step) and, last, the longest literal ending at the state;
-        class 0 leads every row back to the root. O(total literal bytes * stride)."""
+        where the longest proper suffix's state goes (so a walk takes one step per byte), built
+        in the walk's own layout (``LiteralAutomaton``): rows of ``stride`` int32, one column
+        per class, then the longest literal ending at the state; class 0 leads every row back
+        to the root. The edges hold state numbers while the automaton is built and row offsets
+        (no multiply per step) once it is. O(total literal bytes * stride)."""
         cdef Py_ssize_t total = 0, n_trie = 1, k, node, child, head, tail, w = 1, stride
-        cdef int32_t* nxt = NULL
         cdef int32_t* at = NULL
         cdef int32_t* link = NULL
         cdef int32_t* depth = NULL
         cdef int32_t* fail = NULL
         cdef int32_t* order = NULL
         cdef int32_t* rows
+        cdef int32_t* row
         cdef int32_t* suffix
         cdef int32_t* length
         cdef bytes word
@@ -467,13 +468,13 @@ cdef class LiteralIndex:
         if (total + 1) * stride > 0x7FFFFFFF:
             raise MemoryError("LiteralIndex: too many literal bytes for int32 row offsets")
         try:
-            nxt = <int32_t*>calloc((total + 1) * w, sizeof(int32_t))
             at = <int32_t*>malloc((total + 1) * sizeof(int32_t))
             link = <int32_t*>malloc((total + 1) * sizeof(int32_t))
             depth = <int32_t*>malloc((total + 1) * sizeof(int32_t))
             fail = <int32_t*>malloc((total + 1) * sizeof(int32_t))
             order = <int32_t*>malloc((total + 1) * sizeof(int32_t))
-            rows = <int32_t*>malloc((total + 1) * stride * sizeof(int32_t))
+            # room for a state per literal byte; only the trie's states' rows are touched
+            rows = <int32_t*>calloc((total + 1) * stride, sizeof(int32_t))
             suffix = <int32_t*>malloc((len(self.literals) + 1) * sizeof(int32_t))
             length = <int32_t*>malloc((len(self.literals) + 1) * sizeof(int32_t))
             self.automaton.next = rows   # owned here from now on (_free_automaton)
@@ -483,9 +484,8 @@ cdef class LiteralIndex:
             self.found_size = _found_size(len(self.literals))
             self.placed = 0
             self.found = <uint64_t*>calloc(_KEPT * self.found_size, sizeof(uint64_t))
-            if (nxt == NULL or at == NULL or link == NULL or depth == NULL or fail == NULL
-                    or order == NULL or rows == NULL or suffix == NULL or length == NULL
-                    or self.found == NULL):
+            if (at == NULL or link == NULL or depth == NULL or fail == NULL or order == NULL
+                    or rows == NULL or suffix == NULL or length == NULL or self.found == NULL):
                 raise MemoryError()
             at[0] = -1
             depth[0] = 0
@@ -494,20 +494,20 @@ cdef class LiteralIndex:
                 data = <const uint8_t*><const char*>word
                 for i in range(len(word)):
                     c = data[i]
-                    child = nxt[node * w + self.classes[c]]
+                    child = rows[node * stride + self.classes[c]]
                     if child == 0:
                         child = n_trie
                         n_trie += 1
                         at[child] = -1
                         depth[child] = depth[node] + 1
-                        nxt[node * w + self.classes[c]] = <int32_t>child
+                        rows[node * stride + self.classes[c]] = <int32_t>child
                     node = child
                 at[node] = <int32_t>k
             fail[0] = 0
             link[0] = 0
             head, tail = 0, 0
             for c in range(1, w):  # the root's children fall back to the root
-                child = nxt[c]
+                child = rows[c]
                 if child:
                     fail[child] = 0
                     link[child] = 0
@@ -516,25 +516,26 @@ cdef class LiteralIndex:
             while head < tail:  # breadth first: a state's fallback is shallower, so done
                 node = order[head]
                 head += 1
+                row = rows + node * stride
                 for c in range(1, w):
-                    child = nxt[node * w + c]
+                    child = row[c]
                     if child and depth[child] == depth[node] + 1:
-                        fail[child] = nxt[fail[node] * w + c]
+                        fail[child] = rows[fail[node] * stride + c]
                         link[child] = fail[child] if at[fail[child]] >= 0 else link[fail[child]]
                         order[tail] = <int32_t>child
                         tail += 1
                     else:
-                        nxt[node * w + c] = nxt[fail[node] * w + c]
-            for node in range(n_trie):  # the walk's layout
+                        row[c] = rows[fail[node] * stride + c]
+            for node in range(n_trie):  # state numbers to row offsets; the literal column
+                row = rows + node * stride
                 for c in range(w):
-                    rows[node * stride + c] = <int32_t>(nxt[node * w + c] * stride)
+                    row[c] = <int32_t>(row[c] * stride)
                 child = node if at[node] >= 0 else link[node]
-                rows[node * stride + w] = at[child] + 1 if child else 0
+                row[w] = at[child] + 1 if child else 0
                 if at[node] >= 0:
                     suffix[at[node]] = at[link[node]] + 1 if link[node] else 0
                     length[at[node]] = depth[node]
         finally:
-            free(nxt)
             free(at)
             free(link)
             free(depth)
