@@ -19,13 +19,18 @@ print("ok")
 """
 
 
-def test_import_has_no_side_effects(tmp_path):
-    # Import the ckn under test (installed or in-place build), from an empty directory.
+def _probe(code: str, cwd: Path) -> None:
+    """Run ``code`` with the ckn under test (installed or in-place build) in a fresh
+    interpreter from ``cwd``; it prints "ok"."""
     env = dict(os.environ, PYTHONPATH=str(Path(ckn.__file__).resolve().parent.parent))
-    proc = subprocess.run([sys.executable, "-B", "-c", PROBE], cwd=tmp_path, env=env,
+    proc = subprocess.run([sys.executable, "-B", "-c", code], cwd=cwd, env=env,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "ok\n"
+
+
+def test_import_has_no_side_effects(tmp_path):
+    _probe(PROBE, tmp_path)  # from an empty directory
     assert list(tmp_path.iterdir()) == []
 
 
@@ -47,8 +52,4 @@ print("ok")
 def test_costly_patterns_compile_on_first_use(tmp_path):
     # re expands a character class's ranges code point by code point (~12 ms for these three):
     # an import, and a pack of ASCII text, never compile them.
-    env = dict(os.environ, PYTHONPATH=str(Path(ckn.__file__).resolve().parent.parent))
-    proc = subprocess.run([sys.executable, "-B", "-c", LAZY_PROBE], cwd=tmp_path, env=env,
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "ok\n"
+    _probe(LAZY_PROBE, tmp_path)

@@ -188,14 +188,13 @@ def test_the_check_skips_most_rule_runs_on_ordinary_text(sample):
 LITERAL = st.text("abc ", min_size=1, max_size=MAX_LITERAL + 3)
 
 
-def formulas(depth: int = 3):
-    """Formulas of every kind: literals, AND, OR, SEQ (of pieces that are ANDs or single
-    parts, as ``required`` makes them) and P."""
-    leaf = LITERAL.map(lambda s: ("L", s))
+def formulas(depth: int = 3, leaf=LITERAL.map(lambda s: ("L", s)), min_parts: int = 2):
+    """Formulas of every kind: ``leaf`` (literals), AND, OR, SEQ (of pieces that are ANDs or
+    single parts, as ``required`` makes them) and P."""
     if depth == 0:
         return leaf
-    inner = formulas(depth - 1)
-    parts = st.lists(inner, min_size=2, max_size=4).map(tuple)
+    inner = formulas(depth - 1, leaf, min_parts)
+    parts = st.lists(inner, min_size=min_parts, max_size=4).map(tuple)
     return (leaf | st.tuples(st.sampled_from(["AND", "OR", "SEQ"]), parts)
             | inner.map(lambda f: ("P", f)))
 
@@ -210,22 +209,14 @@ def test_the_c_check_evaluates_any_formula_as_python_does(formula, views):
         assert check.check(view) == holds(cut(formula), view), (formula, view)
 
 
-def gated_formulas(depth: int = 3):
-    """``formulas`` with FALSE and empty ANDs (true) among the parts, and literals of one to
-    a dozen characters, so that the gates (``_rulefilter._gate``) choose among parts of
-    different costs."""
-    leaf = (st.text("abc ", min_size=1, max_size=12).map(lambda s: ("L", s))
-            | st.just(FALSE) | st.just(("AND", ())))
-    if depth == 0:
-        return leaf
-    inner = gated_formulas(depth - 1)
-    parts = st.lists(inner, min_size=1, max_size=4).map(tuple)
-    return (leaf | st.tuples(st.sampled_from(["AND", "OR", "SEQ"]), parts)
-            | inner.map(lambda f: ("P", f)))
+# FALSE and empty ANDs (true) among the parts, and literals of one to a dozen characters, so
+# that the gates (``_rulefilter._gate``) choose among parts of different costs
+GATED_LEAVES = (st.text("abc ", min_size=1, max_size=12).map(lambda s: ("L", s))
+                | st.just(FALSE) | st.just(("AND", ())))
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(gated_formulas(), min_size=1, max_size=4),
+@given(st.lists(formulas(3, GATED_LEAVES, 1), min_size=1, max_size=4),
        st.lists(st.text("abcd ", max_size=40), min_size=1, max_size=3))
 def test_formula_bits_behind_their_gates_narrow_as_python_holds(formulas, views):
     # FormulaBits evaluates a bit's programs only where its gate meets the found set: the bits
