@@ -612,7 +612,7 @@ cdef int _copy_program(int32_t* out, nodes, list numbers, str who, const double*
         op = out[3 * i]
         if not _LIT <= op <= _PIECE:
             raise ValueError(f"{who}: unknown node operation {op}")
-        if op == _LIT and not 0 <= out[3 * i + 1] < len(numbers):
+        if op == _LIT and not 0 <= out[3 * i + 1] < count:
             raise ValueError(f"{who}: a literal node names no literal")
         if not i < out[3 * i + 2] <= n_nodes:
             raise ValueError(f"{who}: a node's end is out of order")
