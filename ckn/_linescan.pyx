@@ -51,8 +51,8 @@ from ckn._directive cimport AsciiScorer, DirectiveTables, directive_ranks_room, 
 from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_check, found_set_ready
 from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
 
-__all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_ascii",
-           "mapped_code_points"]
+__all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_view",
+           "has_tag_characters", "mapped_code_points", "mixed_script"]
 
 
 cdef extern from "Python.h":
@@ -61,6 +61,9 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+    uint32_t PyUnicode_READ(int kind, const void* data, Py_ssize_t index) noexcept nogil
+    bint Py_UNICODE_ISALNUM(uint32_t ch) noexcept nogil
+    bint Py_UNICODE_ISDECIMAL(uint32_t ch) noexcept nogil
 
 
 cdef enum:
@@ -995,12 +998,14 @@ cdef index_t _deobfuscated(const uint8_t* v, index_t n, uint8_t* out,
     return w
 
 
-def deobfuscated_ascii(str view not None):
-    """``sanitizer._deobfuscate_regex(view)`` for an ASCII ``view`` with no upper-case letter
-    (``_deobfuscated``: the same string; ``view`` itself when nothing changes), or None when
-    the view is not such a string or has spaced-out letters (then Python decides). O(n)."""
+def deobfuscated_view(str view not None):
+    """``sanitizer._deobfuscate_regex(view)`` where C can tell, else None (then Python decides):
+    for an ASCII ``view`` with no upper-case letter and no spaced-out letters, the de-obfuscated
+    view (``_deobfuscated``: the same string; ``view`` itself when nothing changes); for any
+    other view, ``view`` itself when none of the regexes can change it
+    (``_deobfuscation_may_change``). O(n)."""
     if not PyUnicode_IS_ASCII(view):
-        return None
+        return None if _deobfuscation_may_change(view) else view
     cdef const uint8_t* d = <const uint8_t*>PyUnicode_DATA(view)
     cdef index_t n = PyUnicode_GET_LENGTH(view), i, m
     for i in range(n):
@@ -1015,6 +1020,105 @@ def deobfuscated_ascii(str view not None):
     if m < 0:
         return None
     return out[:m].decode("ascii")
+
+
+cdef inline bint _re_letter(uint32_t c) noexcept nogil:
+    """``[^\\W\\d_]`` of Python's ``re`` on a str: a word character (sre: Py_UNICODE_ISALNUM,
+    or the underscore) that is neither a decimal digit (Py_UNICODE_ISDECIMAL) nor ``_``."""
+    if c < 128:
+        return <uint32_t>((c | 32) - 97) < 26
+    return Py_UNICODE_ISALNUM(c) and not Py_UNICODE_ISDECIMAL(c)
+
+
+cdef inline bint _spaced_sep(uint32_t c) noexcept nogil:
+    """``sanitizer._SEP``: `` .-_*/|·•~+,``."""
+    return (c == 32 or c == 46 or c == 45 or c == 95 or c == 42 or c == 47 or c == 124
+            or c == 0xB7 or c == 0x2022 or c == 126 or c == 43 or c == 44)
+
+
+cdef inline bint _in_word_mark(uint32_t c) noexcept nogil:
+    """The marks ``sanitizer._INTRA_PUNCT`` drops between two letters: ``.-*·•|~^+```."""
+    return (c == 46 or c == 45 or c == 42 or c == 0xB7 or c == 0x2022 or c == 124 or c == 126
+            or c == 94 or c == 43 or c == 96)
+
+
+cdef bint _spaced_from(int kind, const void* data, Py_ssize_t n, Py_ssize_t i) noexcept:
+    """Whether ``sanitizer._SPACED_HINT`` matches from the ``_SEP`` character at ``i``: four
+    letters, the first right after it and the others each after 1 to 3 ``_SEP`` characters
+    (no letter is one: a run of them has one length), then no letter or digit."""
+    cdef Py_ssize_t j = i + 1, run, letter
+    for letter in range(4):
+        if j >= n or not _re_letter(PyUnicode_READ(kind, data, j)):
+            return False
+        j += 1
+        if letter == 3:
+            break
+        run = 0
+        while j < n and _spaced_sep(PyUnicode_READ(kind, data, j)):
+            run += 1
+            j += 1
+        if run == 0 or run > 3:
+            return False
+    return j >= n or not Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, j))
+
+
+cdef bint _deobfuscation_may_change(str view):
+    """False when ``sanitizer._deobfuscate_regex`` leaves ``view`` as it is for sure: no ``_``
+    (``_SHORT_UNDERSCORE``), and none of ``_LEET_HINT`` (``[0-9@$]`` next to an ASCII
+    lower-case letter), ``_INTRA_PUNCT`` (an in-word mark between two letters) and
+    ``_SPACED_HINT`` (``_spaced_from``) matches. O(n)."""
+    cdef int kind = PyUnicode_KIND(view)
+    cdef const void* data = PyUnicode_DATA(view)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(view), i
+    cdef uint32_t c, before = 0, after
+    for i in range(n):
+        c = PyUnicode_READ(kind, data, i)
+        after = PyUnicode_READ(kind, data, i + 1) if i + 1 < n else 0
+        if c == 95:
+            return True
+        if (48 <= c <= 57 or c == 64 or c == 36) and (97 <= before <= 122 or 97 <= after <= 122):
+            return True
+        if _in_word_mark(c) and i > 0 and i + 1 < n and _re_letter(before) and _re_letter(after):
+            return True
+        if _spaced_sep(c) and i + 1 < n and _re_letter(after) and _spaced_from(kind, data, n, i):
+            return True
+        before = c
+    return False
+
+
+def mixed_script(str view not None):
+    """``sanitizer._MIXED_SCRIPT.search(view) is not None``: an ASCII lower-case letter next to
+    a Greek or Cyrillic one (U+0370..U+052F). O(n)."""
+    cdef int kind = PyUnicode_KIND(view)
+    cdef const void* data = PyUnicode_DATA(view)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(view), i
+    cdef uint32_t c
+    cdef bint latin, greek_cyrillic, was_latin = False, was_greek_cyrillic = False
+    if kind == 1:  # no Greek or Cyrillic in Latin-1
+        return False
+    for i in range(n):
+        c = PyUnicode_READ(kind, data, i)
+        latin = 97 <= c <= 122
+        greek_cyrillic = 0x370 <= c <= 0x52F
+        if latin and was_greek_cyrillic or greek_cyrillic and was_latin:
+            return True
+        was_latin = latin
+        was_greek_cyrillic = greek_cyrillic
+    return False
+
+
+def has_tag_characters(str text not None):
+    """``sanitizer._TAGS.search(text) is not None``: ``text`` holds a Tag character
+    (U+E0000..U+E007F). Only a str of the 4-byte kind can. O(n)."""
+    cdef const uint32_t* d
+    cdef Py_ssize_t i
+    if PyUnicode_KIND(text) != 4:
+        return False
+    d = <const uint32_t*>PyUnicode_DATA(text)
+    for i in range(PyUnicode_GET_LENGTH(text)):
+        if 0xE0000 <= d[i] <= 0xE007F:
+            return True
+    return False
 
 
 cdef index_t _mapped(const ucs_t* d, index_t n, const uint16_t* table, index_t size,

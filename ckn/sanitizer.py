@@ -57,10 +57,18 @@ from .directive_score import load_model
 from .errors import CknTypeError
 
 try:
-    from ._linescan import deobfuscated_ascii as _deobfuscated_ascii
+    from ._linescan import deobfuscated_view as _deobfuscated_view
+    from ._linescan import has_tag_characters as _has_tags
     from ._linescan import mapped_code_points as _mapped_code_points
+    from ._linescan import mixed_script as _mixed_script
 except ImportError:  # pragma: no cover - source tree without the compiled extension
-    _deobfuscated_ascii = _mapped_code_points = None
+    _deobfuscated_view = _mapped_code_points = None
+
+    def _has_tags(text: str) -> bool:
+        return _TAGS.search(text) is not None
+
+    def _mixed_script(view: str) -> bool:
+        return _MIXED_SCRIPT.search(view) is not None
 try:
     from ._rulefilter import AnyOf as _AnyOf
     from ._rulefilter import FormulaBits as _FormulaBits
@@ -240,10 +248,11 @@ def _join_spaced(run: str) -> str:
 
 def _deobfuscate(view: str) -> str:
     """``view`` with leetspeak read as letters, spaced-out letters joined and punctuation
-    inside words dropped: in C (``ckn._linescan.deobfuscated_ascii``, the same bytes) for a
-    lower-case ASCII view without spaced-out letters, else by ``_deobfuscate_regex``."""
-    if _deobfuscated_ascii is not None:
-        plain = _deobfuscated_ascii(view)
+    inside words dropped: in C (``ckn._linescan.deobfuscated_view``, the same string) for a
+    lower-case ASCII view without spaced-out letters and for a view none of the regexes can
+    change, else by ``_deobfuscate_regex``."""
+    if _deobfuscated_view is not None:
+        plain = _deobfuscated_view(view)
         if plain is not None:
             return plain
     return _deobfuscate_regex(view)
@@ -481,7 +490,7 @@ def normalized_views(line: str, *, deobfuscate: bool = True) -> tuple[str, ...]:
         if not deobfuscate:
             return tuple(views)
     else:
-        tags = _TAGS.search(line) is not None
+        tags = _has_tags(line)
         base = _without_mentions(_fold(_TAGS.sub("", line) if tags else line))
         views = [base]
         hidden = "".join(
@@ -492,7 +501,7 @@ def normalized_views(line: str, *, deobfuscate: bool = True) -> tuple[str, ...]:
         if "\u202e" in line:
             views.append(_fold(_unreverse(_TAGS.sub("", line))))
         for view in tuple(views):
-            if _MIXED_SCRIPT.search(view):
+            if _mixed_script(view):
                 views.append(view.translate(_CYR_TO_LAT))
                 views.append(view.translate(_LAT_TO_CYR))
     for view in tuple(views):
@@ -5815,7 +5824,7 @@ def _folded_ascii(segment: str) -> str | None:
     folded = _fold(segment)  # (first: most segments' folds are not ASCII, and their views
     if not folded.isascii() or "\n" in folded:  # need the fold, which _fold keeps)
         return None
-    if "\u202e" in segment or _TAGS.search(segment) or _INVISIBLE_RE.search(segment):
+    if "\u202e" in segment or _has_tags(segment) or _INVISIBLE_RE.search(segment):
         return None
     return folded
 
