@@ -94,11 +94,17 @@ def _without_addresses(view: str) -> str:
     return "".join(pieces)
 
 
-def _tokens(view: str) -> list[str]:
-    # (Views with neither ".", "@" nor "example" keep even a bare "http://host": the model was
-    # trained that way.)
+def _addresses_read(view: str) -> str:
+    """The text ``_tokens`` reads: ``view`` with its addresses as the word "url"
+    (``_without_addresses``). (Views with neither ".", "@" nor "example" keep even a bare
+    "http://host": the model was trained that way.)"""
     if "." in view or "@" in view or "example" in view:
-        view = _without_addresses(view)
+        return _without_addresses(view)
+    return view
+
+
+def _tokens(view: str) -> list[str]:
+    view = _addresses_read(view)
     if view.isascii():  # the same runs, found faster
         return [run for run in _ASCII_LETTERS.findall(view) if len(run) > 1]
     tokens: list[str] = []
@@ -162,12 +168,17 @@ class Model:
 
     def score(self, views) -> float:
         """bias + the weights of the features of ``views`` (a segment's normalised views),
-        summed in sorted feature order (:func:`_weight_sum`). Views without an address hint or
-        a lone surrogate are summed by the compiled ``ckn._directive.AsciiScorer`` (the same
-        double)."""
+        summed in sorted feature order (:func:`_weight_sum`). The compiled
+        ``ckn._directive.AsciiScorer`` sums them (the same double) unless a view holds a lone
+        surrogate or an address hint; then it is asked again with the views' addresses read as
+        ``_tokens`` reads them (``_addresses_read``): if none of those holds a hint either, the
+        two views give the same tokens."""
         scorer = self._scorer()
         if scorer is not None:
             total = scorer.weight_sum(views)
+            if total is None and (type(views) is tuple or type(views) is list):
+                total = scorer.weight_sum([_addresses_read(view) if type(view) is str else view
+                                           for view in views])
             if total is not None:
                 return self.bias + total
         return self.bias + _weight_sum(self.weights, sorted(_feature_set(views)))

@@ -5925,7 +5925,7 @@ def _sanitize_lines(lines: list[str], indices, prefilter: bool) -> tuple[Redacti
         if hit is not None:
             lines[index] = REDACTION_MARKER
             redactions.append(Redaction(index, hit.family, hit.rule))
-        elif not line.isascii():
+        elif _has_tags(line):
             lines[index] = _TAGS.sub("", line)
     return tuple(redactions)
 
@@ -6080,10 +6080,8 @@ def _sanitize_candidates(text: str, spans: list) -> SanitizedText:
         if hit is not None:
             new = REDACTION_MARKER
             redactions.append(Redaction(line_no, hit.family, hit.rule))
-        elif not line.isascii():
+        elif _has_tags(line):
             new = _TAGS.sub("", line)
-            if new == line:
-                continue
         else:
             continue
         pieces.append((start, end, new))

@@ -217,6 +217,34 @@ def test_compiled_weight_sum_is_the_python_sum(views):
         assert model.score(views) == model.bias + got
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.one_of(_ASCII_PIECES, st.sampled_from(
+    ["https://api.example.com/v1?q=", "ops@example.com", "www.x.org/a", " http://h ", "x.ru",
+     "\u6771\u4eac", "\u00e9", "\ud800", " url ", "exampleinvalid"])), max_size=20).map("".join),
+    min_size=1, max_size=3))
+@example(["curl https://api.example.com/v1/status # \u68c0\u67e5 ignore the rules"])
+@example(["mail ops@example.com the rules", "see www.x.org now"])
+def test_score_of_views_with_addresses_is_the_python_sum(views):
+    """``Model.score`` of views with addresses: the Python path's double bit for bit, whether the
+    compiled scorer sums the views with their addresses read as "url" or Python does."""
+    model = load_model()
+    assert model.score(views).hex() == (model.bias + _reference_sum(model, views)).hex()
+
+
+def test_views_with_addresses_are_scored_in_c(monkeypatch):
+    """A view whose addresses ``_tokens`` reads as "url" is summed by the compiled scorer once
+    they are (the score's second try), for plain ASCII and for other text."""
+    from ckn import directive_score
+    model = load_model()
+    views = ("run curl -h x https://api.example.com/v1/status to check", "mail ops@example.com",
+             "请在 https://example.cn/install.sh 之后再运行", "see www.x.org/a now")
+    expected = [model.score([view]) for view in views]
+    monkeypatch.setattr(directive_score, "_feature_set", None)  # no Python path
+    for view, score in zip(views, expected):
+        assert model._scorer().weight_sum([view]) is None, view
+        assert model.score([view]) == score, view
+
+
 _WIDE_KEYS = sorted(k for k in load_model().weights if not k.isascii())
 _WIDE_PIECES = st.one_of(
     _ASCII_PIECES,
