@@ -1062,7 +1062,7 @@ cdef bint _spaced_from(int kind, const void* data, Py_ssize_t n, Py_ssize_t i) n
     return j >= n or not Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, j))
 
 
-cdef bint _deobfuscation_may_change(str view):
+cdef bint _deobfuscation_may_change(str view) noexcept:
     """False when ``sanitizer._deobfuscate_regex`` leaves ``view`` as it is for sure: no ``_``
     (``_SHORT_UNDERSCORE``), and none of ``_LEET_HINT`` (``[0-9@$]`` next to an ASCII
     lower-case letter), ``_INTRA_PUNCT`` (an in-word mark between two letters) and
