@@ -1070,9 +1070,9 @@ cdef bint _deobfuscation_may_change(str view) noexcept:
     cdef int kind = PyUnicode_KIND(view)
     cdef const void* data = PyUnicode_DATA(view)
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(view), i
-    cdef uint32_t c, before = 0, after
+    cdef uint32_t c, before = 0, after = PyUnicode_READ(kind, data, 0) if n else 0
     for i in range(n):
-        c = PyUnicode_READ(kind, data, i)
+        c = after  # each code point is read once
         after = PyUnicode_READ(kind, data, i + 1) if i + 1 < n else 0
         if c == 95:
             return True
