@@ -146,7 +146,8 @@ cdef extern from *:
        time to overlap their multiply chains. A word of up to 16 bytes whose last 8-byte read
        stays inside the text is gathered as one or two 8-byte loads, lowercased with the same
        byte-wise carries, and hashed in 8 masked steps per load (a lane stops once its length
-       is reached; the second 8 steps only run when a word of the pair of vectors needs them);
+       is reached; the second load's steps run only as far as the longest word of the pair of
+       vectors, and only when one is longer than 8 bytes);
        the other words take ckn_sc_fnv_word. */
     __attribute__((target("avx512f,avx512dq"), always_inline))
     static inline __m512i ckn_sc_lower8(__m512i w) {
@@ -172,11 +173,11 @@ cdef extern from *:
     }
     __attribute__((target("avx512f,avx512dq"), always_inline))
     static inline void ckn_sc_fnv8_steps(__m512i* ha, __m512i* hb, __m512i wa, __m512i wb,
-                                         __m512i la, __m512i lb, int first) {
+                                         __m512i la, __m512i lb, int first, int last) {
         const __m512i prime = _mm512_set1_epi64(0x100000001B3LL);
         const __m512i byte = _mm512_set1_epi64(0xFF);
         int step;
-        for (step = first; step < first + 8; step++) {
+        for (step = first; step < last; step++) {
             __m512i st = _mm512_set1_epi64(step);
             __mmask8 ma = _mm512_cmpgt_epu64_mask(la, st), mb = _mm512_cmpgt_epu64_mask(lb, st);
             /* h ^ (w & 0xFF) (0x78: A ^ (B & C)), then * prime, in the live lanes */
@@ -206,15 +207,17 @@ cdef extern from *:
             ckn_sc_fnv8_steps(&ha, &hb,
                               ckn_sc_lower8(_mm512_mask_i64gather_epi64(zero, fa, sa, (const void*)d, 1)),
                               ckn_sc_lower8(_mm512_mask_i64gather_epi64(zero, fb, sb, (const void*)d, 1)),
-                              la, lb, 0);
-            if (xa | xb)
+                              la, lb, 0, 8);
+            if (xa | xb)               /* up to the longest word of the two vectors (9..16) */
                 ckn_sc_fnv8_steps(
                     &ha, &hb,
                     ckn_sc_lower8(_mm512_mask_i64gather_epi64(zero, xa, _mm512_add_epi64(sa, eight),
                                                               (const void*)d, 1)),
                     ckn_sc_lower8(_mm512_mask_i64gather_epi64(zero, xb, _mm512_add_epi64(sb, eight),
                                                               (const void*)d, 1)),
-                    la, lb, 8);
+                    la, lb, 8,
+                    (int)_mm512_reduce_max_epu64(_mm512_max_epu64(
+                        _mm512_maskz_mov_epi64(xa, la), _mm512_maskz_mov_epi64(xb, lb))));
             _mm512_mask_storeu_epi64((void*)(out + k), fa, ha);
             _mm512_mask_storeu_epi64((void*)(out + k + 8), fb, hb);
             rest = ((unsigned)(~fa) & 0xFFu) | (((unsigned)(~fb) & 0xFFu) << 8);
