@@ -15,7 +15,7 @@ from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.object cimport Py_SIZE
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.math cimport INFINITY
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 import array as _pyarray
@@ -654,48 +654,67 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     if path == _PAIRS_ONLY:
         return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
                             kept, duplicate_of, similarity, exact_jaccard, 0)
-    cdef Py_ssize_t size = 16, bits = 4
-    while size < 2 * n:
+    if <uint64_t>n >= 0xFFFFFFFFULL:  # a row + 1 must fit a table entry's 32 bits
+        return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
+                            kept, duplicate_of, similarity, exact_jaccard, 0)
+    cdef Py_ssize_t size = 64, bits = 6
+    while size < 8 * n:             # load factor <= 1/8: a probe rarely meets another value
         size *= 2
         bits += 1
+    # columns[s * n + i]: row i's value in slot s (each slot's values in one run)
+    cdef slot_t* columns = <slot_t*>malloc(n * permutations * sizeof(slot_t))
+    # chain[s * n + i]: the previous row with row i's value in slot s, or -1
     cdef index_t* chain = <index_t*>malloc(n * permutations * sizeof(index_t))
-    cdef slot_t* tab_value = <slot_t*>malloc(size * sizeof(slot_t))
-    cdef index_t* tab_row = <index_t*>malloc(size * sizeof(index_t))
+    # open addressing, value -> 1 + the last row with it (0: empty); at[i]: row i's entry
+    cdef uint32_t* table = <uint32_t*>calloc(size, sizeof(uint32_t))
+    cdef Py_ssize_t* at = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t))
     cdef index_t* counts = <index_t*>malloc(n * sizeof(index_t))
     cdef index_t* touched = <index_t*>malloc(n * sizeof(index_t))
     cdef Py_ssize_t s, i, j, q, h, n_touched
+    cdef const slot_t* column
     cdef index_t* link
     cdef _Best best
     cdef slot_t value
+    cdef uint32_t entry
     # chain steps taken, and the steps that comparing all pairs of rows would cost (a compare
     # of two rows counted as (slots per compare) / 4 steps)
     cdef double steps = 0.0
     cdef Py_ssize_t repeats = 0     # slot values equal to an earlier row's in that slot
     cdef double budget = (<double>((permutations + _PAIR_LANES - 1) // _PAIR_LANES) / 4.0
                           * (<double>n * <double>(n - 1) / 2.0))
-    if chain == NULL or tab_value == NULL or tab_row == NULL or counts == NULL or touched == NULL:
+    if (columns == NULL or chain == NULL or table == NULL or at == NULL or counts == NULL
+            or touched == NULL):
+        free(columns)
         free(chain)
-        free(tab_value)
-        free(tab_row)
+        free(table)
+        free(at)
         free(counts)
         free(touched)
         return CKN_ENOMEM
+    for i in range(n):
+        for s in range(permutations):
+            columns[s * n + i] = signatures[i * permutations + s]
     for s in range(permutations):
-        link = chain + s * n            # link[i]: the previous row with row i's value in slot s
-        for h in range(size):
-            tab_row[h] = -1
+        column = columns + s * n
+        link = chain + s * n
         for i in range(n):
-            value = signatures[i * permutations + s]
+            value = column[i]
             h = <Py_ssize_t>((<uint64_t>value * 0x9E3779B97F4A7C15ULL) >> (64 - bits))
-            while tab_row[h] >= 0 and tab_value[h] != value:
+            entry = table[h]
+            while entry != 0 and column[entry - 1] != value:
                 h = (h + 1) & (size - 1)
-            link[i] = tab_row[h]
-            if tab_row[h] >= 0:
-                repeats += 1
-            tab_value[h] = value
-            tab_row[h] = i
+                entry = table[h]
+            link[i] = <index_t>entry - 1
+            repeats += entry != 0
+            table[h] = <uint32_t>(i + 1)
+            at[i] = h
+        for i in range(n):          # empty again for the next slot
+            table[at[i]] = 0
         if path != _INDEX_ONLY and s >= 7 and repeats * 8 > n * (s + 1):
             break  # an eighth of the values so far repeat: all pairs (decided below)
+    free(columns)
+    free(table)
+    free(at)
     if path == _INDEX_ONLY:
         budget = INFINITY
     elif repeats * 8 > n * (s + 1):  # an eighth of the values repeat: compare all pairs
@@ -704,8 +723,6 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     for i in range(n):
         if steps > budget:  # the rows share many values: compare the rest
             free(chain)
-            free(tab_value)
-            free(tab_row)
             free(counts)
             free(touched)
             return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
@@ -732,8 +749,6 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
             counts[j] = 0
         _best_write(&best, i, permutations, kept, duplicate_of, similarity, exact_jaccard)
     free(chain)
-    free(tab_value)
-    free(tab_row)
     free(counts)
     free(touched)
     return CKN_OK
