@@ -212,8 +212,10 @@ cdef extern from *:
          y' mod p = unsigned min(y', y' - p) (y' - p wraps above 2^31 when y' < p), then the
          running unsigned min.
        Returns how many permutations it did (a multiple of 8). The AVX-512 version below takes
-       16 permutations per 512-bit vector (a multiple of 16), gathers L with one vpternlogq,
-       and replaces the conditional subtraction by a rotation (11 operations). */
+       16 permutations per 512-bit vector (a multiple of 16): from 2a and 2b + 2^32 in both
+       halves, so that each 64-bit result holds H + 1 and 2L in its two 32-bit halves, one
+       vpermt2d gathers the H + 1 and one the 2L of the 16 lanes, and a rotation replaces the
+       conditional subtraction (10 operations). */
     #ifndef CKN_MH_VECS
     #define CKN_MH_VECS 4
     #endif
@@ -277,8 +279,11 @@ cdef extern from *:
     static inline void ckn_mh_block_avx512(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                            const uint32_t* b, uint32_t* out, const int nv) {
         const __m512i LO = _mm512_set1_epi64(0xFFFFFFFFll);
-        const __mmask16 ODD = 0xAAAA;
-        const __m512i SEL = _mm512_set1_epi64((long long)0x800000007FFFFFFFull);
+        const __m512i ONE32 = _mm512_set1_epi64(1LL << 32);
+        /* dword 2k <- ye's dword 2k + 1 (H), dword 2k + 1 <- zo's (16 + 2k + 1); and the
+           low dwords (2L) likewise */
+        const __m512i IH = _mm512_set_epi32(31, 15, 29, 13, 27, 11, 25, 9, 23, 7, 21, 5, 19, 3, 17, 1);
+        const __m512i IL = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
         __m512i Ae[CKN_MH_VECS512], Ao[CKN_MH_VECS512], Be[CKN_MH_VECS512];
         __m512i Bo[CKN_MH_VECS512], O[CKN_MH_VECS512];
         ptrdiff_t k;
@@ -286,12 +291,12 @@ cdef extern from *:
         for (v = 0; v < nv; v++) {
             __m512i av = _mm512_loadu_si512((const void*)(a + 16 * v));
             __m512i bv = _mm512_loadu_si512((const void*)(b + 16 * v));
-            Ae[v] = av;
+            /* 2a and 2b + 2^32 per 64-bit lane: 2y + 2^32 < 2^64 holds H + 1 in its upper
+               dword and 2L in its lower */
+            Ae[v] = _mm512_slli_epi64(_mm512_and_si512(av, LO), 1);
             Ao[v] = _mm512_slli_epi64(_mm512_srli_epi64(av, 32), 1);
-            /* b + 2^31 (even lanes) and 2b + 2^32 (odd lanes): H + 1 instead of H, L unchanged */
-            Be[v] = _mm512_add_epi64(_mm512_and_si512(bv, LO), _mm512_set1_epi64(1LL << 31));
-            Bo[v] = _mm512_add_epi64(_mm512_slli_epi64(_mm512_srli_epi64(bv, 32), 1),
-                                     _mm512_set1_epi64(1LL << 32));
+            Be[v] = _mm512_add_epi64(_mm512_slli_epi64(_mm512_and_si512(bv, LO), 1), ONE32);
+            Bo[v] = _mm512_add_epi64(_mm512_slli_epi64(_mm512_srli_epi64(bv, 32), 1), ONE32);
             O[v] = _mm512_set1_epi32(-1);
         }
         for (k = 0; k < m; k++) {
@@ -302,11 +307,12 @@ cdef extern from *:
             for (v = 0; v < nv; v++) {
                 __m512i ye = _mm512_add_epi64(_mm512_mul_epu32(Ae[v], xv), Be[v]);
                 __m512i zo = _mm512_add_epi64(_mm512_mul_epu32(Ao[v], xv), Bo[v]);
-                __m512i h = _mm512_mask_blend_epi32(ODD, _mm512_srli_epi64(ye, 31), zo);
-                __m512i l = _mm512_ternarylogic_epi64(ye, _mm512_slli_epi64(zo, 31), SEL, 0x64);
+                __m512i h = _mm512_permutex2var_epi32(ye, IH, zo);
+                __m512i l2 = _mm512_permutex2var_epi32(ye, IL, zo);
                 /* u = L + H + 1 = y' + 1: its rotation by one bit is 2r + 1 (u >= 2^31) or
                    2r + 2, increasing in r = y mod p, so the min of the rotations is that of r */
-                O[v] = _mm512_min_epu32(O[v], _mm512_rol_epi32(_mm512_add_epi32(l, h), 1));
+                O[v] = _mm512_min_epu32(O[v], _mm512_rol_epi32(
+                    _mm512_add_epi32(h, _mm512_srli_epi32(l2, 1)), 1));
             }
         }
         for (v = 0; v < nv; v++)      /* r = (key - 1) >> 1; no shingle: all ones -> p */
