@@ -212,10 +212,10 @@ cdef extern from *:
          y' mod p = unsigned min(y', y' - p) (y' - p wraps above 2^31 when y' < p), then the
          running unsigned min.
        Returns how many permutations it did (a multiple of 8). The AVX-512 version below takes
-       16 permutations per 512-bit vector (a multiple of 16): from 2a and 2b + 2^32 in both
-       halves, so that each 64-bit result holds H + 1 and 2L in its two 32-bit halves, one
-       vpermt2d gathers the H + 1 and one the 2L of the 16 lanes, and a rotation replaces the
-       conditional subtraction (10 operations). */
+       16 permutations per 512-bit vector (a multiple of 16): the even and the odd lanes are
+       multiplied by 2a and get 2b + 2^32 added, so that each 64-bit product holds H + 1 and
+       2L in its two 32-bit halves; one vpermt2d gathers the 16 lanes' H + 1, one their 2L,
+       and a rotation replaces the conditional subtraction (10 operations). */
     #ifndef CKN_MH_VECS
     #define CKN_MH_VECS 4
     #endif
