@@ -90,8 +90,8 @@ X = st.one_of(st.sampled_from(X_EDGE), st.integers(0, 2**32 - 1))
 
 @st.composite
 def parameters(draw):
-    # up to 80 permutations: 16-wide blocks and 64-wide passes (AVX-512), 8-wide blocks and
-    # 32-wide passes (AVX2) and portable remainders
+    # up to 80 permutations: 64-wide passes of 8-lane vectors, the last one masked (AVX-512),
+    # 8-wide blocks and 32-wide passes (AVX2) and portable remainders
     n = draw(st.integers(1, 80))
     return draw(st.lists(A, min_size=n, max_size=n)), draw(st.lists(B, min_size=n, max_size=n))
 
@@ -102,7 +102,7 @@ def test_kernel_is_exact_for_any_parameters(kernel, xs, ab):
     assert kernel.signature(xs, a, b) == reference(xs, a, b)
 
 
-@pytest.mark.parametrize("width", [24, 40, 72, 80])  # 16 + 8, 32 + 8, 64 + 8, 64 + 16
+@pytest.mark.parametrize("width", [13, 24, 40, 64, 70, 72, 80])
 def test_kernel_single_fold_bound_edges(kernel, width):
     # Every (a, b) edge pair in every lane position of the SIMD passes, with each x edge alone
     # and all of them together.
@@ -112,6 +112,31 @@ def test_kernel_single_fold_bound_edges(kernel, width):
         a, b = [p[0] for p in chunk], [p[1] for p in chunk]
         for xs in [[x] for x in X_EDGE] + [X_EDGE]:
             assert kernel.signature(xs, a, b) == reference(xs, a, b), (xs, a, b)
+
+
+# a with 4a = -1 (mod p): floor(a * 2**64 / p) drops the largest fraction (p - 1) / p, which
+# the AVX-512 kernel's fixed-point bound must absorb (docs/minhash.md); likewise for b.
+FRACTION_EDGE = (3 * P - 1) // 4
+
+
+def test_kernel_fixed_point_edges(kernel):
+    # For each (a, b) edge pair, the x (and x + p, x + 2p below 2**32) that give r = 0, 1,
+    # p - 2, p - 1, alone and together: the extremes of the AVX-512 kernel's fixed-point
+    # error (largest truncated fractions, x up to 2**32 - 1, r at both ends of [0, p)).
+    a_edges = A_EDGE + [FRACTION_EDGE]
+    b_edges = B_EDGE + [FRACTION_EDGE]
+    pairs = [(a, b) for a in a_edges for b in b_edges]
+    for a0, b0 in pairs:
+        inverse = pow(a0, -1, P)
+        xs = []
+        for r in (0, 1, P - 2, P - 1):
+            x = (r - b0) * inverse % P
+            xs += [v for v in (x, x + P, x + 2 * P) if v < 2**32]
+        # (a0, b0) in lanes 0 and 9 of 11 (both vectors, the second one masked)
+        a = [a0] + [p[0] for p in pairs[:8]] + [a0, 2]
+        b = [b0] + [p[1] for p in pairs[:8]] + [b0, 3]
+        for chosen in [[x] for x in xs] + [xs]:
+            assert kernel.signature(chosen, a, b) == reference(chosen, a, b), (chosen, a0, b0)
 
 
 @pytest.mark.parametrize("setting, paths", [
