@@ -539,24 +539,39 @@ cdef void _signature_portable(const slot_t* xs, Py_ssize_t m, const slot_t* a, c
 cdef void minhash_signatures(const slot_t* values, const index_t* offsets, Py_ssize_t n,
                              const slot_t* a, const slot_t* b, Py_ssize_t permutations,
                              slot_t* out) noexcept nogil:
-    # With AVX-512 the fixed-point parameters of each 64 permutations are derived once for
-    # all the sets.
-    cdef Py_ssize_t k, c0, width
+    _signature_rows(values, offsets, n, a, b, permutations, out, False)
+
+
+cdef Py_ssize_t _signature_rows(const slot_t* values, const index_t* offsets, Py_ssize_t n,
+                                const slot_t* a, const slot_t* b, Py_ssize_t permutations,
+                                slot_t* out, bint check) noexcept nogil:
+    # minhash_signatures; with `check`, each set is first searched for a value >= p while it
+    # is about to be read anyway, and the first such value's index in `values` is returned
+    # (the rows from there on are not computed), else -1. With AVX-512 the fixed-point
+    # parameters of each 64 permutations are derived once for all the sets.
+    cdef Py_ssize_t k, c0, width, bad
     cdef uint64_t fa[_AVX512_PASS]
     cdef uint64_t fb[_AVX512_PASS]
-    if not _USE_AVX512:
-        for k in range(n):
-            minhash_signature(values + offsets[k], offsets[k + 1] - offsets[k], a, b,
-                              permutations, out + k * permutations)
-        return
     c0 = 0
     while c0 < permutations:
         width = min(<Py_ssize_t>_AVX512_PASS, permutations - c0)
-        ckn_mh_fixed_params(a + c0, b + c0, width, fa, fb)
+        if _USE_AVX512:
+            ckn_mh_fixed_params(a + c0, b + c0, width, fa, fb)
+        else:
+            width = permutations
         for k in range(n):
-            ckn_mh_signature_avx512(values + offsets[k], offsets[k + 1] - offsets[k], fa, fb,
-                                    width, out + k * permutations + c0)
+            if check and c0 == 0:
+                bad = _first_at_least_p(values + offsets[k], offsets[k + 1] - offsets[k])
+                if bad >= 0:
+                    return offsets[k] + bad
+            if _USE_AVX512:
+                ckn_mh_signature_avx512(values + offsets[k], offsets[k + 1] - offsets[k], fa,
+                                        fb, width, out + k * permutations + c0)
+            else:
+                minhash_signature(values + offsets[k], offsets[k + 1] - offsets[k], a, b,
+                                  permutations, out + k * permutations)
         c0 += width
+    return -1
 
 
 cdef inline Py_ssize_t _equal_slots(const slot_t* s1, const slot_t* s2,
@@ -924,11 +939,22 @@ cdef void _csr_shingle_sets(const hash_t* hashes, const index_t* term_offsets,
         offsets[k + 1] = w
 
 
-cdef Py_ssize_t _first_at_least(const slot_t* xs, Py_ssize_t n, slot_t bound) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
-        if xs[i] >= bound:
-            return i
+cdef Py_ssize_t _first_at_least_p(const slot_t* xs, Py_ssize_t n) noexcept nogil:
+    # The first i with xs[i] >= p, else -1. x >= p = 2**31 - 1 exactly when x or x + 1 (mod
+    # 2**32) has bit 31 set, so blocks of 1024 are screened by an OR (a loop without an exit,
+    # which GCC vectorises) and only a block that fails is searched.
+    cdef Py_ssize_t i0 = 0, i, end
+    cdef slot_t seen
+    while i0 < n:
+        end = min(i0 + 1024, n)
+        seen = 0
+        for i in range(i0, end):
+            seen |= xs[i] | (xs[i] + 1)
+        if seen >> 31:
+            for i in range(i0, end):
+                if xs[i] >= MINHASH_PRIME:
+                    return i
+        i0 = end
     return -1
 
 
@@ -1083,7 +1109,7 @@ cdef const slot_t[::1] _shingle_set(object obj, str name):
     cdef Py_ssize_t m = xs.shape[0]
     if m > 0:
         with nogil:
-            bad = _first_at_least(&xs[0], m, MINHASH_PRIME)
+            bad = _first_at_least_p(&xs[0], m)
     if bad >= 0:
         raise CknValueError(f"{name}[{bad}]: shingle hashes must be < 2**31 - 1, "
                             f"got {xs[bad]}")
@@ -1410,7 +1436,7 @@ cdef class MinHasher:
             if type(item) is array.array and (<array.array>item).ob_descr.typecode == _SLOT_TC:
                 arr = <array.array>item         # the common case: no memoryview, no copy
                 m = Py_SIZE(arr)
-                bad = _first_at_least(_sp(arr), m, MINHASH_PRIME) if m > 0 else -1
+                bad = _first_at_least_p(_sp(arr), m) if m > 0 else -1
                 if bad >= 0:
                     raise CknValueError(f"shingle_sets[{k}][{bad}]: shingle hashes must be "
                                         f"< 2**31 - 1, got {_sp(arr)[bad]}")
@@ -1437,24 +1463,31 @@ cdef class MinHasher:
         del sets
         return self._csr_signatures(values, offsets, n, nthreads)
 
-    cdef SignatureMatrix _csr_signatures(self, array.array values, array.array offsets,
-                                         Py_ssize_t n, Py_ssize_t threads):
+    cdef SignatureMatrix _csr_signatures(self, const slot_t[::1] values, array.array offsets,
+                                         Py_ssize_t n, Py_ssize_t threads, str check=None):
         # The rows in `parts` contiguous ranges of about equal shingle counts: ranges 1.. on new
         # threads (or here, if one cannot be started), range 0 here. rows() holds references
-        # to the arrays, so they outlive a worker even if the join below is interrupted.
+        # to the buffers (an exported buffer cannot be resized), so they outlive a worker even
+        # if the join below is interrupted. With `check` (the argument's name) each worker
+        # also searches its values for one >= p (see _signature_rows): CknValueError for the
+        # first in `values`.
         cdef Py_ssize_t perms = self.permutations
         cdef array.array out = array.clone(_SLOT_TEMPLATE, n * perms, False)
         cdef index_t* off = <index_t*>offsets.data.as_voidptr
         cdef Py_ssize_t parts, t
+        cdef list bad = []
 
         def rows(Py_ssize_t lo, Py_ssize_t hi):
-            cdef const slot_t* val = _sp(values)
+            cdef const slot_t* val = &values[0] if values.shape[0] > 0 else NULL
             cdef const index_t* row_off = <index_t*>offsets.data.as_voidptr + lo
             cdef const slot_t* a = _sp(self._a)
             cdef const slot_t* b = _sp(self._b)
             cdef slot_t* op = _sp(out) + lo * perms
+            cdef Py_ssize_t first
             with nogil:
-                minhash_signatures(val, row_off, hi - lo, a, b, perms, op)
+                first = _signature_rows(val, row_off, hi - lo, a, b, perms, op, check is not None)
+            if first >= 0:
+                bad.append(first)
 
         total = <object>off[n]      # Python ints: no overflow for any size
         parts = max(1, min(threads, n, total * perms // _WORK_PER_THREAD))
@@ -1477,6 +1510,10 @@ cdef class MinHasher:
         rows(0, bounds[1])
         for worker in workers:
             worker.join()
+        if bad:
+            t = min(bad)
+            raise CknValueError(f"{check}[{t}]: shingle hashes must be < 2**31 - 1, "
+                                f"got {values[t]}")
         return SignatureMatrix(out, n, perms)
 
     def signatures_flat(self, values, offsets, /, *, threads=1):
@@ -1497,14 +1534,11 @@ cdef class MinHasher:
         True
         """
         cdef Py_ssize_t nthreads = _positive_int(threads, "threads")
-        cdef const slot_t[::1] xs = _shingle_set(values, "values")
+        cdef const slot_t[::1] xs = _slots(values, "values")
         cdef array.array off = _offsets_array(offsets)
         cdef Py_ssize_t n = len(off) - 1, m = xs.shape[0]
         _check_offsets(off, m)
-        cdef array.array vals = array.clone(_SLOT_TEMPLATE, m, False)
-        if m > 0:
-            memcpy(_sp(vals), &xs[0], m * sizeof(slot_t))
-        return self._csr_signatures(vals, off, n, nthreads)
+        return self._csr_signatures(xs, off, n, nthreads, "values")
 
     def text_signatures(self, texts, /, shingle_size=3, *, threads=1):
         """Signatures of many texts (``text_shingles`` of each), as a :class:`SignatureMatrix`.

@@ -98,6 +98,20 @@ def test_failed_thread_start_runs_the_range_on_the_calling_thread(monkeypatch):
     assert MH64.signatures_flat(POOL, offsets, threads=3) == MH64.signatures_flat(POOL, offsets)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("places", [[0], [TOTAL - 1], [150_000, 20_000], [199_000, 120_000, 99_999]])
+def test_a_value_at_least_p_is_reported_at_its_first_place(places, threads):
+    # Each worker searches its own rows (each thread's range holds one of the later places);
+    # the error names the first place in `values`, whichever thread found it.
+    values = array.array("I", POOL)
+    for k, place in enumerate(places):
+        values[place] = [PRIME, 2**32 - 1, PRIME + 1][k % 3]
+    offsets = list(range(0, TOTAL + 1, 1000))
+    first = min(places)
+    with pytest.raises(CknValueError, match=rf"values\[{first}\]: .* got {values[first]}$"):
+        MH64.signatures_flat(values, offsets, threads=threads)
+
+
 def test_importing_ckn_starts_no_thread():
     code = "import threading, ckn, ckn.minhash; print(threading.active_count())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
