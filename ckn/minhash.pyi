@@ -9,6 +9,7 @@ from typing_extensions import Buffer
 PRIME: int  # p = 2**31 - 1
 SEED: int  # 0x5EED
 SIMD: str  # "avx512", "avx2" or "portable": the widest signature kernel chosen at import
+SIGNATURE_KERNEL: str  # "avx512-fixed", "avx512-fold", "avx2" or "portable" (see docs/minhash.md)
 
 _Ints = Buffer | Iterable[int]
 

@@ -284,7 +284,64 @@ cdef extern from *:
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx2") ? 1 : 0;
     }
-    /* The AVX-512 kernel works in fixed point (Q = 2^64): with A = floor(a*Q/p) and
+    #ifndef CKN_MH_VECS512
+    #define CKN_MH_VECS512 4
+    #endif
+    /* The fold kernel: 16 permutations per 512-bit vector (whole blocks of 16; returns how
+       many it did), the even and the odd lanes multiplied by 2a with 2b + 2^32 added, so
+       that each 64-bit product holds H + 1 and 2L in its two 32-bit halves; one vpermt2d
+       gathers the 16 lanes' H + 1, one their 2L, and a rotation replaces the conditional
+       subtraction (10 operations: two of them multiplies, vpmuludq). */
+    __attribute__((target("avx512f"), always_inline))
+    static inline void ckn_mh_block_fold_avx512(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
+                                           const uint32_t* b, uint32_t* out, const int nv) {
+        const __m512i LO = _mm512_set1_epi64(0xFFFFFFFFll);
+        const __m512i ONE32 = _mm512_set1_epi64(1LL << 32);
+        /* dword 2k <- ye's dword 2k + 1 (H), dword 2k + 1 <- zo's (16 + 2k + 1); and the
+           low dwords (2L) likewise */
+        const __m512i IH = _mm512_set_epi32(31, 15, 29, 13, 27, 11, 25, 9, 23, 7, 21, 5, 19, 3, 17, 1);
+        const __m512i IL = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
+        __m512i Ae[CKN_MH_VECS512], Ao[CKN_MH_VECS512], Be[CKN_MH_VECS512];
+        __m512i Bo[CKN_MH_VECS512], O[CKN_MH_VECS512];
+        ptrdiff_t k;
+        int v;
+        for (v = 0; v < nv; v++) {
+            __m512i av = _mm512_loadu_si512((const void*)(a + 16 * v));
+            __m512i bv = _mm512_loadu_si512((const void*)(b + 16 * v));
+            /* 2a and 2b + 2^32 per 64-bit lane: 2y + 2^32 < 2^64 holds H + 1 in its upper
+               dword and 2L in its lower */
+            Ae[v] = _mm512_slli_epi64(_mm512_and_si512(av, LO), 1);
+            Ao[v] = _mm512_slli_epi64(_mm512_srli_epi64(av, 32), 1);
+            Be[v] = _mm512_add_epi64(_mm512_slli_epi64(_mm512_and_si512(bv, LO), 1), ONE32);
+            Bo[v] = _mm512_add_epi64(_mm512_slli_epi64(_mm512_srli_epi64(bv, 32), 1), ONE32);
+            O[v] = _mm512_set1_epi32(-1);
+        }
+        for (k = 0; k < m; k++) {
+            uint32_t x = xs[k];
+            __m512i xv;
+            if (x >= 2147483647u) x -= 2147483647u;
+            xv = _mm512_set1_epi64((long long)x);
+            for (v = 0; v < nv; v++) {
+                __m512i ye = _mm512_add_epi64(_mm512_mul_epu32(Ae[v], xv), Be[v]);
+                __m512i zo = _mm512_add_epi64(_mm512_mul_epu32(Ao[v], xv), Bo[v]);
+                __m512i h = _mm512_permutex2var_epi32(ye, IH, zo);
+                __m512i l2 = _mm512_permutex2var_epi32(ye, IL, zo);
+                /* u = L + H + 1 = y' + 1: its rotation by one bit is 2r + 1 (u >= 2^31) or
+                   2r + 2, increasing in r = y mod p, so the min of the rotations is that of r */
+                O[v] = _mm512_min_epu32(O[v], _mm512_rol_epi32(
+                    _mm512_add_epi32(h, _mm512_srli_epi32(l2, 1)), 1));
+            }
+        }
+        for (v = 0; v < nv; v++)      /* r = (key - 1) >> 1; no shingle: all ones -> p */
+            _mm512_storeu_si512((void*)(out + 16 * v),
+                                _mm512_srli_epi32(_mm512_sub_epi32(O[v], _mm512_set1_epi32(1)), 1));
+    }
+    __attribute__((target("avx512f")))
+    static ptrdiff_t ckn_mh_signature_fold_avx512(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
+                                             const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
+        CKN_MH_PASSES(ckn_mh_block_fold_avx512, 16, CKN_MH_VECS512)
+    }
+    /* The fixed-point kernel works in fixed point (Q = 2^64): with A = floor(a*Q/p) and
        B = floor(b*Q/p) + D, D = 3 * 2^31, T = (A*x + B) mod Q equals r*Q/p + E for
        r = (a*x + b) mod p and some real E in (2^31 - 1, 3 * 2^31], for every x < 2^32 (the
        truncations lose alpha*x + beta < 2^32 + 1; a*x + b = k*p + r and k*Q vanishes mod Q).
@@ -295,7 +352,7 @@ cdef extern from *:
        mod Q. 2^64 = p * (2^33 + 4) + 4 gives floor(v*Q/p) = v*(2^33 + 4) + floor(4v/p)
        without division (see ckn_mh_fixed_params). */
     __attribute__((target("avx512f,avx512dq"), always_inline))
-    static inline void ckn_mh_block_avx512(const uint32_t* xs, ptrdiff_t m, const uint64_t* A,
+    static inline void ckn_mh_block_fixed_avx512(const uint32_t* xs, ptrdiff_t m, const uint64_t* A,
                                            const uint64_t* B, ptrdiff_t perms, uint32_t* out,
                                            const int nv) {
         /* perms in (8 * (nv - 1), 8 * nv]: the last vector's lanes beyond it are masked */
@@ -330,17 +387,17 @@ cdef extern from *:
     /* Signature slots [0, perms) for 1 <= perms <= 64 (A, B as ckn_mh_fixed_params writes
        them): one pass over the set with ceil(perms / 8) vectors. */
     __attribute__((target("avx512f,avx512dq")))
-    static void ckn_mh_signature_avx512(const uint32_t* xs, ptrdiff_t m, const uint64_t* A,
+    static void ckn_mh_signature_fixed_avx512(const uint32_t* xs, ptrdiff_t m, const uint64_t* A,
                                         const uint64_t* B, ptrdiff_t perms, uint32_t* out) {
         switch ((perms + 7) / 8) {
-        case 8: ckn_mh_block_avx512(xs, m, A, B, perms, out, 8); break;
-        case 7: ckn_mh_block_avx512(xs, m, A, B, perms, out, 7); break;
-        case 6: ckn_mh_block_avx512(xs, m, A, B, perms, out, 6); break;
-        case 5: ckn_mh_block_avx512(xs, m, A, B, perms, out, 5); break;
-        case 4: ckn_mh_block_avx512(xs, m, A, B, perms, out, 4); break;
-        case 3: ckn_mh_block_avx512(xs, m, A, B, perms, out, 3); break;
-        case 2: ckn_mh_block_avx512(xs, m, A, B, perms, out, 2); break;
-        default: ckn_mh_block_avx512(xs, m, A, B, perms, out, 1); break;
+        case 8: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 8); break;
+        case 7: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 7); break;
+        case 6: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 6); break;
+        case 5: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 5); break;
+        case 4: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 4); break;
+        case 3: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 3); break;
+        case 2: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 2); break;
+        default: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 1); break;
         }
     }
     /* The shingle values of width 3 (minhash_shingles) for shingles [0, count - count % 8),
@@ -416,6 +473,12 @@ cdef extern from *:
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx512bw") ? 1 : 0;
     }
+    /* AMD's AVX-512 cores (Zen 4, Zen 5) run vpmullq as one operation, Intel's as three on
+       one port: the fixed-point kernel is chosen on AMD, the fold kernel elsewhere. */
+    static int ckn_mh_is_amd(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_is("amd") ? 1 : 0;
+    }
     #else
     static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                            const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
@@ -423,10 +486,17 @@ cdef extern from *:
         return 0;
     }
     static int ckn_mh_have_avx2(void) { return 0; }
-    static void ckn_mh_signature_avx512(const uint32_t* xs, ptrdiff_t m, const uint64_t* A,
-                                        const uint64_t* B, ptrdiff_t perms, uint32_t* out) {
+    static ptrdiff_t ckn_mh_signature_fold_avx512(const uint32_t* xs, ptrdiff_t m,
+                                                  const uint32_t* a, const uint32_t* b,
+                                                  ptrdiff_t perms, uint32_t* out) {
+        (void)xs; (void)m; (void)a; (void)b; (void)perms; (void)out;
+        return 0;
+    }
+    static void ckn_mh_signature_fixed_avx512(const uint32_t* xs, ptrdiff_t m, const uint64_t* A,
+                                              const uint64_t* B, ptrdiff_t perms, uint32_t* out) {
         (void)xs; (void)m; (void)A; (void)B; (void)perms; (void)out;
     }
+    static int ckn_mh_is_amd(void) { return 0; }
     static ptrdiff_t ckn_mh_shingles3_avx512(const uint64_t* t, ptrdiff_t count, uint32_t* out) {
         (void)t; (void)count; (void)out;
         return 0;
@@ -446,8 +516,13 @@ cdef extern from *:
     Py_ssize_t ckn_mh_signature_avx2(const slot_t* xs, Py_ssize_t m, const slot_t* a,
                                      const slot_t* b, Py_ssize_t perms, slot_t* out) noexcept nogil
     int ckn_mh_have_avx2() noexcept nogil
-    void ckn_mh_signature_avx512(const slot_t* xs, Py_ssize_t m, const uint64_t* A,
-                                 const uint64_t* B, Py_ssize_t perms, slot_t* out) noexcept nogil
+    Py_ssize_t ckn_mh_signature_fold_avx512(const slot_t* xs, Py_ssize_t m, const slot_t* a,
+                                            const slot_t* b, Py_ssize_t perms,
+                                            slot_t* out) noexcept nogil
+    void ckn_mh_signature_fixed_avx512(const slot_t* xs, Py_ssize_t m, const uint64_t* A,
+                                       const uint64_t* B, Py_ssize_t perms,
+                                       slot_t* out) noexcept nogil
+    int ckn_mh_is_amd() noexcept nogil
     void ckn_mh_fixed_params(const slot_t* a, const slot_t* b, Py_ssize_t n, uint64_t* A,
                              uint64_t* B) noexcept nogil
     int ckn_mh_have_avx512() noexcept nogil
@@ -460,9 +535,11 @@ cdef extern from *:
 
 
 # Set once at import (CKN_NO_SIMD=1 in the environment forces the portable path and
-# CKN_NO_AVX512=1 the AVX2 one, for tests).
+# CKN_NO_AVX512=1 the AVX2 one, for tests; CKN_MH_KERNEL=fixed or fold picks the AVX-512
+# signature kernel, else the CPU's vendor does).
 cdef bint _USE_AVX2 = False
 cdef bint _USE_AVX512 = False
+cdef bint _USE_FIXED = False     # the AVX-512 signatures in fixed point (else the fold kernel)
 cdef bint _USE_AVX512BW = False  # byte fingerprints bound the pairs pass's counts (64 slots)
 # Slots one compare of two signatures covers (_dedup_indexed's choice of _dedup_pairs).
 cdef Py_ssize_t _PAIR_LANES = 4
@@ -484,21 +561,24 @@ cdef inline uint32_t _permute(uint64_t a, uint64_t x, uint64_t b) noexcept nogil
 
 cdef void minhash_signature(const slot_t* xs, Py_ssize_t m, const slot_t* a, const slot_t* b,
                             Py_ssize_t permutations, slot_t* out) noexcept nogil:
-    # On x86-64 (CPU checked at import) the AVX-512 kernel takes every permutation, 64 per pass
-    # over the set; without it, blocks of 8 take the AVX2 one and the portable code below does
-    # the rest, or everything elsewhere.
+    # On x86-64 (CPU checked at import) the fixed-point AVX-512 kernel takes every
+    # permutation, 64 per pass over the set; else whole blocks of 16 take the fold AVX-512
+    # kernel, then blocks of 8 the AVX2 one, and the portable code below does the rest, or
+    # everything elsewhere.
     cdef Py_ssize_t done = 0, n
     cdef uint64_t fa[_AVX512_PASS]
     cdef uint64_t fb[_AVX512_PASS]
-    if _USE_AVX512:
+    if _USE_FIXED:
         while done < permutations:
             n = min(<Py_ssize_t>_AVX512_PASS, permutations - done)
             ckn_mh_fixed_params(a + done, b + done, n, fa, fb)
-            ckn_mh_signature_avx512(xs, m, fa, fb, n, out + done)
+            ckn_mh_signature_fixed_avx512(xs, m, fa, fb, n, out + done)
             done += n
         return
-    if _USE_AVX2 and permutations >= 8:
-        done = ckn_mh_signature_avx2(xs, m, a, b, permutations, out)
+    if _USE_AVX512 and permutations >= 16:
+        done = ckn_mh_signature_fold_avx512(xs, m, a, b, permutations, out)
+    if _USE_AVX2 and permutations - done >= 8:
+        done += ckn_mh_signature_avx2(xs, m, a + done, b + done, permutations - done, out + done)
     if done < permutations:
         _signature_portable(xs, m, a + done, b + done, permutations - done, out + done)
 
@@ -547,7 +627,7 @@ cdef Py_ssize_t _signature_rows(const slot_t* values, const index_t* offsets, Py
                                 slot_t* out, bint check) noexcept nogil:
     # minhash_signatures; with `check`, each set is first searched for a value >= p while it
     # is about to be read anyway, and the first such value's index in `values` is returned
-    # (the rows from there on are not computed), else -1. With AVX-512 the fixed-point
+    # (the rows from there on are not computed), else -1. With the fixed-point kernel the
     # parameters of each 64 permutations are derived once for all the sets.
     cdef Py_ssize_t k, c0, width, bad
     cdef uint64_t fa[_AVX512_PASS]
@@ -555,7 +635,7 @@ cdef Py_ssize_t _signature_rows(const slot_t* values, const index_t* offsets, Py
     c0 = 0
     while c0 < permutations:
         width = min(<Py_ssize_t>_AVX512_PASS, permutations - c0)
-        if _USE_AVX512:
+        if _USE_FIXED:
             ckn_mh_fixed_params(a + c0, b + c0, width, fa, fb)
         else:
             width = permutations
@@ -564,8 +644,8 @@ cdef Py_ssize_t _signature_rows(const slot_t* values, const index_t* offsets, Py
                 bad = _first_at_least_p(values + offsets[k], offsets[k + 1] - offsets[k])
                 if bad >= 0:
                     return offsets[k] + bad
-            if _USE_AVX512:
-                ckn_mh_signature_avx512(values + offsets[k], offsets[k + 1] - offsets[k], fa,
+            if _USE_FIXED:
+                ckn_mh_signature_fixed_avx512(values + offsets[k], offsets[k + 1] - offsets[k], fa,
                                         fb, width, out + k * permutations + c0)
             else:
                 minhash_signature(values + offsets[k], offsets[k + 1] - offsets[k], a, b,
@@ -1009,7 +1089,11 @@ _USE_AVX2 = ckn_mh_have_avx2() != 0 and _os.environ.get("CKN_NO_SIMD") != "1"
 _USE_AVX512 = (_USE_AVX2 and ckn_mh_have_avx512() != 0
                and _os.environ.get("CKN_NO_AVX512") != "1")
 _USE_AVX512BW = _USE_AVX512 and ckn_mh_have_avx512bw() != 0
+_USE_FIXED = _USE_AVX512 and {"fixed": True, "fold": False}.get(
+    _os.environ.get("CKN_MH_KERNEL"), ckn_mh_is_amd() != 0)
 SIMD = "avx512" if _USE_AVX512 else "avx2" if _USE_AVX2 else "portable"
+# The signature kernel in use: "avx512-fixed", "avx512-fold", "avx2" or "portable".
+SIGNATURE_KERNEL = ("avx512-fixed" if _USE_FIXED else "avx512-fold") if _USE_AVX512 else SIMD
 _PAIR_LANES = 16 if _USE_AVX512 else 4
 
 _SLOT_CODE = _typecode(sizeof(slot_t), "ILH")

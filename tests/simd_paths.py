@@ -1,6 +1,7 @@
 """Run a snippet in fresh interpreters with ckn's SIMD paths on and off: ``CKN_NO_SIMD=1``
 forces the portable code, ``CKN_NO_AVX512=1`` caps ``ckn.minhash`` and ``ckn.scanner`` at
-their AVX2 kernels, ``CKN_NO_VBMI2=1`` runs the scanner's AVX-512 path without VBMI2."""
+their AVX2 kernels, ``CKN_NO_VBMI2=1`` runs the scanner's AVX-512 path without VBMI2,
+``CKN_MH_KERNEL=fixed`` or ``fold`` picks ``ckn.minhash``'s AVX-512 signature kernel."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def json_with_env(code: str, settings) -> tuple:
     which ckn's SIMD switches are removed)."""
     results = []
     base = {k: v for k, v in os.environ.items()
-            if k not in ("CKN_NO_SIMD", "CKN_NO_AVX512", "CKN_NO_VBMI2")}
+            if k not in ("CKN_NO_SIMD", "CKN_NO_AVX512", "CKN_NO_VBMI2", "CKN_MH_KERNEL")}
     for setting in settings:
         proc = subprocess.run([sys.executable, "-c", code], env={**base, **setting},
                               cwd=str(ROOT), capture_output=True, text=True, check=True)

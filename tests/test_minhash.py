@@ -609,12 +609,13 @@ def test_signatures_rejects_a_bad_array_naming_its_place():
 
 
 def test_simd_and_portable_paths_agree():
-    # Same signatures on every kernel (AVX-512 where the CPU has it, AVX2 with CKN_NO_AVX512=1,
-    # portable with CKN_NO_SIMD=1), for permutation counts around the 8- and 16-wide SIMD
-    # blocks and 32- and 64-wide passes, extreme shingle values and empty sets.
+    # Same signatures on every kernel (both AVX-512 kernels where the CPU has AVX-512, AVX2
+    # with CKN_NO_AVX512=1, portable with CKN_NO_SIMD=1), for permutation counts around the 8-
+    # and 16-wide SIMD blocks and 32- and 64-wide passes, extreme shingle values and empty
+    # sets.
     code = (
         "import random, json\n"
-        "from ckn.minhash import MinHasher, SIMD\n"
+        "from ckn.minhash import MinHasher, SIGNATURE_KERNEL as SIMD\n"
         "rnd = random.Random(5)\n"
         "out = []\n"
         "for perms in (1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40, 47, 48, 63, 64, 65, 72, 80,\n"
@@ -624,10 +625,12 @@ def test_simd_and_portable_paths_agree():
         "    sets += [[], [0], [2**31 - 2], [0, 1, 2**31 - 3]]\n"
         "    out.append([list(mh.signature(s)) for s in sets])\n"
         "print(json.dumps([SIMD, out]))\n")
-    (widest, a), (capped, b), (portable, c) = json_with_env(code, SIMD_LEVELS)
-    assert widest in ("avx512", "avx2", "portable") and capped in ("avx2", "portable")
-    assert portable == "portable"
-    assert a == b == c
+    levels = ({"CKN_MH_KERNEL": "fixed"}, {"CKN_MH_KERNEL": "fold"}) + SIMD_LEVELS[1:]
+    (fixed, a), (fold, b), (capped, c), (portable, d) = json_with_env(code, levels)
+    assert fixed in ("avx512-fixed", "avx2", "portable")
+    assert fold in ("avx512-fold", "avx2", "portable")
+    assert capped in ("avx2", "portable") and portable == "portable"
+    assert a == b == c == d
 
 
 def test_indexed_dedup_matches_reference_on_a_large_pool_with_near_duplicates():

@@ -119,39 +119,49 @@ def test_kernel_single_fold_bound_edges(kernel, width):
 FRACTION_EDGE = (3 * P - 1) // 4
 
 
-def test_kernel_fixed_point_edges(kernel):
-    # For each (a, b) edge pair, the x (and x + p, x + 2p below 2**32) that give r = 0, 1,
-    # p - 2, p - 1, alone and together: the extremes of the AVX-512 kernel's fixed-point
-    # error (largest truncated fractions, x up to 2**32 - 1, r at both ends of [0, p)).
+def fixed_point_edge_cases():
+    """For each (a, b) edge pair, the x (and x + p, x + 2p below 2**32) that give r = 0, 1,
+    p - 2, p - 1, alone and together: the extremes of the fixed-point kernel's error
+    (largest truncated fractions, x up to 2**32 - 1, r at both ends of [0, p)). (a, b) sits
+    in lanes 0 and 9 of 11 (both vectors, the second one masked)."""
     a_edges = A_EDGE + [FRACTION_EDGE]
     b_edges = B_EDGE + [FRACTION_EDGE]
     pairs = [(a, b) for a in a_edges for b in b_edges]
+    cases = []
     for a0, b0 in pairs:
         inverse = pow(a0, -1, P)
         xs = []
         for r in (0, 1, P - 2, P - 1):
             x = (r - b0) * inverse % P
             xs += [v for v in (x, x + P, x + 2 * P) if v < 2**32]
-        # (a0, b0) in lanes 0 and 9 of 11 (both vectors, the second one masked)
         a = [a0] + [p[0] for p in pairs[:8]] + [a0, 2]
         b = [b0] + [p[1] for p in pairs[:8]] + [b0, 3]
-        for chosen in [[x] for x in xs] + [xs]:
-            assert kernel.signature(chosen, a, b) == reference(chosen, a, b), (chosen, a0, b0)
+        cases += [(chosen, a, b) for chosen in [[x] for x in xs] + [xs]]
+    return cases
+
+
+def test_kernel_fixed_point_edges(kernel):
+    # In-process: the kernel this CPU picks (every kernel runs them in the test below).
+    for chosen, a, b in fixed_point_edge_cases():
+        assert kernel.signature(chosen, a, b) == reference(chosen, a, b), (chosen, a, b)
 
 
 @pytest.mark.parametrize("setting, paths", [
+    ({"CKN_MH_KERNEL": "fixed"}, ("avx512-fixed", "avx2", "portable")),
+    ({"CKN_MH_KERNEL": "fold"}, ("avx512-fold", "avx2", "portable")),
     ({"CKN_NO_AVX512": "1"}, ("avx2", "portable")),   # the AVX2 kernel where the CPU has it
     ({"CKN_NO_SIMD": "1"}, ("portable",)),
 ])
-def test_narrower_kernels_are_exact_too(kernel_so, setting, paths):
-    # The same checks with the wider paths off (read when ckn.minhash is imported).
+def test_every_kernel_is_exact(kernel_so, setting, paths):
+    # The same checks on each kernel the CPU has, chosen by the environment (read when
+    # ckn.minhash is imported): both AVX-512 kernels, AVX2, portable.
     code = (
         "import importlib.util, json, sys\n"
         "import ckn.minhash\n"
         "spec = importlib.util.spec_from_file_location('mh_kernel', sys.argv[1])\n"
         "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
         "cases = json.loads(sys.stdin.read())\n"
-        "print(json.dumps([ckn.minhash.SIMD, [m.signature(*c) for c in cases]]))\n")
+        "print(json.dumps([ckn.minhash.SIGNATURE_KERNEL, [m.signature(*c) for c in cases]]))\n")
     rnd = random.Random(7)
 
     def pick(edges, lo, hi):    # an edge value half of the time, else uniform in [lo, hi)
@@ -164,7 +174,9 @@ def test_narrower_kernels_are_exact_too(kernel_so, setting, paths):
             b = [pick(B_EDGE, 0, P) for _ in range(n)]
             xs = [pick(X_EDGE, 0, 2**32) for _ in range(rnd.randrange(12))]
             cases.append((xs, a, b))
-    env = {k: v for k, v in os.environ.items() if k not in ("CKN_NO_SIMD", "CKN_NO_AVX512")}
+    cases += fixed_point_edge_cases()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CKN_NO_SIMD", "CKN_NO_AVX512", "CKN_MH_KERNEL")}
     env.update(setting, PYTHONPATH=os.pathsep.join([CKN_PARENT, os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.run([sys.executable, "-c", code, str(kernel_so)], input=json.dumps(cases),
                           env=env, capture_output=True, text=True, check=True)
