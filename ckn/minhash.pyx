@@ -199,7 +199,7 @@ cdef extern from *:
     #include <stdint.h>
     #include <stddef.h>
     /* A[i] = floor(a[i]*Q/p) * (1 - 2^32) mod Q and B[i] = floor(b[i]*Q/p) + 3 * 2^31 for
-       i < n (Q = 2^64; a[i], b[i] < p), the AVX-512 kernel's parameters (see below). With
+       i < n (Q = 2^64; a[i], b[i] < p), the fixed-point kernel's parameters (below). With
        2^64 = p * (2^33 + 4) + 4, floor(v*Q/p) = v*(2^33 + 4) + floor(4v/p), and for u = 4v <
        4p, floor(u/p) = (u + (u >> 31) + 1) >> 31 (one Mersenne fold). */
     static void ckn_mh_fixed_params(const uint32_t* a, const uint32_t* b, ptrdiff_t n,
@@ -293,8 +293,9 @@ cdef extern from *:
        gathers the 16 lanes' H + 1, one their 2L, and a rotation replaces the conditional
        subtraction (10 operations: two of them multiplies, vpmuludq). */
     __attribute__((target("avx512f"), always_inline))
-    static inline void ckn_mh_block_fold_avx512(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
-                                           const uint32_t* b, uint32_t* out, const int nv) {
+    static inline void ckn_mh_block_fold_avx512(const uint32_t* xs, ptrdiff_t m,
+                                                const uint32_t* a, const uint32_t* b,
+                                                uint32_t* out, const int nv) {
         const __m512i LO = _mm512_set1_epi64(0xFFFFFFFFll);
         const __m512i ONE32 = _mm512_set1_epi64(1LL << 32);
         /* dword 2k <- ye's dword 2k + 1 (H), dword 2k + 1 <- zo's (16 + 2k + 1); and the
@@ -337,11 +338,12 @@ cdef extern from *:
                                 _mm512_srli_epi32(_mm512_sub_epi32(O[v], _mm512_set1_epi32(1)), 1));
     }
     __attribute__((target("avx512f")))
-    static ptrdiff_t ckn_mh_signature_fold_avx512(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
-                                             const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
+    static ptrdiff_t ckn_mh_signature_fold_avx512(const uint32_t* xs, ptrdiff_t m,
+                                                  const uint32_t* a, const uint32_t* b,
+                                                  ptrdiff_t perms, uint32_t* out) {
         CKN_MH_PASSES(ckn_mh_block_fold_avx512, 16, CKN_MH_VECS512)
     }
-    /* The fixed-point kernel works in fixed point (Q = 2^64): with A = floor(a*Q/p) and
+    /* The fixed-point kernel (Q = 2^64): with A = floor(a*Q/p) and
        B = floor(b*Q/p) + D, D = 3 * 2^31, T = (A*x + B) mod Q equals r*Q/p + E for
        r = (a*x + b) mod p and some real E in (2^31 - 1, 3 * 2^31], for every x < 2^32 (the
        truncations lose alpha*x + beta < 2^32 + 1; a*x + b = k*p + r and k*Q vanishes mod Q).
@@ -352,9 +354,9 @@ cdef extern from *:
        mod Q. 2^64 = p * (2^33 + 4) + 4 gives floor(v*Q/p) = v*(2^33 + 4) + floor(4v/p)
        without division (see ckn_mh_fixed_params). */
     __attribute__((target("avx512f,avx512dq"), always_inline))
-    static inline void ckn_mh_block_fixed_avx512(const uint32_t* xs, ptrdiff_t m, const uint64_t* A,
-                                           const uint64_t* B, ptrdiff_t perms, uint32_t* out,
-                                           const int nv) {
+    static inline void ckn_mh_block_fixed_avx512(const uint32_t* xs, ptrdiff_t m,
+                                                 const uint64_t* A, const uint64_t* B,
+                                                 ptrdiff_t perms, uint32_t* out, const int nv) {
         /* perms in (8 * (nv - 1), 8 * nv]: the last vector's lanes beyond it are masked */
         const __mmask8 last = (__mmask8)(0xFFu >> (8 * nv - perms));
         __m512i Av[8], Bv[8], O[8];
@@ -369,7 +371,8 @@ cdef extern from *:
         for (k = 0; k < m; k++) {
             __m512i X = _mm512_set1_epi32((int)xs[k]);
             for (v = 0; v < nv; v++)
-                O[v] = _mm512_min_epu64(O[v], _mm512_add_epi64(_mm512_mullo_epi64(Av[v], X), Bv[v]));
+                O[v] = _mm512_min_epu64(
+                    O[v], _mm512_add_epi64(_mm512_mullo_epi64(Av[v], X), Bv[v]));
         }
         for (v = 0; v < nv; v++) {
             /* floor(T*p/Q) = floor((T*2^31 - T)/Q): T >> 33, less 1 if (T << 31) mod Q < T;
@@ -387,8 +390,9 @@ cdef extern from *:
     /* Signature slots [0, perms) for 1 <= perms <= 64 (A, B as ckn_mh_fixed_params writes
        them): one pass over the set with ceil(perms / 8) vectors. */
     __attribute__((target("avx512f,avx512dq")))
-    static void ckn_mh_signature_fixed_avx512(const uint32_t* xs, ptrdiff_t m, const uint64_t* A,
-                                        const uint64_t* B, ptrdiff_t perms, uint32_t* out) {
+    static void ckn_mh_signature_fixed_avx512(const uint32_t* xs, ptrdiff_t m,
+                                              const uint64_t* A, const uint64_t* B,
+                                              ptrdiff_t perms, uint32_t* out) {
         switch ((perms + 7) / 8) {
         case 8: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 8); break;
         case 7: ckn_mh_block_fixed_avx512(xs, m, A, B, perms, out, 7); break;
@@ -645,8 +649,8 @@ cdef Py_ssize_t _signature_rows(const slot_t* values, const index_t* offsets, Py
                 if bad >= 0:
                     return offsets[k] + bad
             if _USE_FIXED:
-                ckn_mh_signature_fixed_avx512(values + offsets[k], offsets[k + 1] - offsets[k], fa,
-                                        fb, width, out + k * permutations + c0)
+                ckn_mh_signature_fixed_avx512(values + offsets[k], offsets[k + 1] - offsets[k],
+                                              fa, fb, width, out + k * permutations + c0)
             else:
                 minhash_signature(values + offsets[k], offsets[k + 1] - offsets[k], a, b,
                                   permutations, out + k * permutations)
