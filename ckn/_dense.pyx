@@ -210,24 +210,28 @@ cdef extern from *:
     #endif
     /* A list's item array (borrowed; valid until the list is resized). */
     #define ckn_list_items(o) (((PyListObject*)(o))->ob_item)
-    /* rows[k][i] = the value of lists[k]'s item i for k < m, i < d (each list of length d),
-       when every item is an exact float and finite: 1; else 0, as soon as an item is not an
-       exact float (rows then hold part of the values). The float objects `ahead` items on
-       are prefetched, into the next list near a list's end (read cold, the objects are
-       memory-bound, and the hardware prefetcher stops at page ends); the finiteness test is
-       one OR per value (the exponent field plus one carries into bit 63 only when it is all
-       ones). The loop keeps everything in registers, which Cython's did not. */
+    /* Reads lists[k]'s item i for k < m, i < d (each list of length d) when every item is an
+       exact float and finite: 1; else 0, as soon as an item is not an exact float (the
+       outputs then hold part of the values). With `rows`, rows[k][i] = the value; with `q`,
+       sums[2k] = the sum of q[i] * value and sums[2k + 1] = the sum of value * value, each
+       left to right (the cosine's sums, as _cosine_sums computes them from a row). The float
+       objects `ahead` items on are prefetched, into the next list near a list's end (read
+       cold, the objects are memory-bound, and the hardware prefetcher stops at page ends);
+       the finiteness test is one OR per value (the exponent field plus one carries into bit
+       63 only when it is all ones). Not inlined: inlined, it spilled its registers. */
     #if defined(__GNUC__) || defined(__clang__)
-    __attribute__((noinline))  /* its own registers: inlined, it spilled to the stack */
+    __attribute__((noinline))
     #endif
-    static int ckn_exact_float_rows(PyObject** lists, double** rows, Py_ssize_t m,
-                                    Py_ssize_t d, Py_ssize_t ahead) {
+    static int ckn_exact_floats(PyObject** lists, Py_ssize_t m, Py_ssize_t d,
+                                Py_ssize_t ahead, double** rows, const double* q,
+                                double* sums) {
         uint64_t special = 0;
         Py_ssize_t k, i;
         for (k = 0; k < m; k++) {
             PyObject** items = ((PyListObject*)lists[k])->ob_item;
             PyObject** next = k + 1 < m ? ((PyListObject*)lists[k + 1])->ob_item : NULL;
-            double* row = rows[k];
+            double* row = rows != NULL ? rows[k] : NULL;
+            double uv = 0.0, vsq = 0.0;
             for (i = 0; i < d; i++) {
                 PyObject* e = items[i];
                 uint64_t bits;
@@ -238,7 +242,15 @@ cdef extern from *:
                 v = PyFloat_AS_DOUBLE(e);
                 memcpy(&bits, &v, sizeof bits);
                 special |= (bits & 0x7FF0000000000000ULL) + 0x0010000000000000ULL;
-                row[i] = v;
+                if (row != NULL) row[i] = v;
+                if (q != NULL) {
+                    vsq += v * v;
+                    uv += q[i] * v;
+                }
+            }
+            if (q != NULL) {
+                sums[2 * k] = uv;
+                sums[2 * k + 1] = vsq;
             }
         }
         return special >> 63 == 0;
@@ -246,8 +258,8 @@ cdef extern from *:
     """
     void ckn_prefetch(const void* p) noexcept nogil
     PyObject** ckn_list_items(PyObject* o) noexcept
-    bint ckn_exact_float_rows(PyObject** lists, double** rows, Py_ssize_t m, Py_ssize_t d,
-                              Py_ssize_t ahead) noexcept
+    bint ckn_exact_floats(PyObject** lists, Py_ssize_t m, Py_ssize_t d, Py_ssize_t ahead,
+                          double** rows, const double* q, double* sums) noexcept
 
 
 cdef enum:
@@ -278,7 +290,7 @@ cdef int _float_rows(PyObject** lists, double** rows, Py_ssize_t m, Py_ssize_t d
     for k in range(m):
         if PyList_GET_SIZE(<object>lists[k]) != d:
             return 0
-    if ckn_exact_float_rows(lists, rows, m, d, ahead):
+    if ckn_exact_floats(lists, m, d, ahead, rows, NULL, NULL):
         return 1
     if m:
         items = ckn_list_items(lists[0])
@@ -386,13 +398,19 @@ cdef bint _all_finite(const double* x, Py_ssize_t d) noexcept nogil:
 
 cdef bint _check_and_score(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,
                            double* out, unsigned char* status, double* scratch,
-                           const float** narrow) noexcept nogil:
+                           const float** narrow, const double* given) noexcept nogil:
     """Rows with status 4 are first widened from their float32 buffer ``narrow[k]``; those and
     the rows with status 3 (float64 buffers read in place) must be finite: False if one is
     not. Then ``_cosine_all`` over the rows, in batches of 32 so each batch is checked and
     scored while it is in cache (every row's sums are independent, so batching changes no
-    value)."""
+    value). A row with status 5 has no doubles: its sums were taken as its list was read
+    (``given[2k]``, ``given[2k + 1]``, see ``ckn_exact_floats``); it is scored from them
+    (status 0), or left to the Python path with status 6 where ``_cosine_all`` would look at
+    its values (a squared norm out of range: Python gives 0.0 for a zero row, as the kernel
+    does, and rescales the others)."""
     cdef Py_ssize_t k0, k, m
+    cdef double q_sq = _dot(q, q, d)
+    cdef bint q_zero = _all_zero(q, d), q_ok = _LOW <= q_sq <= _HIGH
     for k0 in range(0, n, 32):
         m = n - k0 if n - k0 < 32 else 32
         for k in range(k0, k0 + m):
@@ -404,7 +422,24 @@ cdef bint _check_and_score(const double* q, Py_ssize_t d, const double** rows, P
                     return False
                 status[k] = 0
         _cosine_all(q, d, rows + k0, m, out + k0, status + k0, scratch)
+        for k in range(k0, k0 + m):
+            if status[k] == 5:
+                if q_zero:
+                    out[k] = 0.0
+                elif q_ok and _LOW <= given[2 * k + 1] <= _HIGH:
+                    out[k] = _clamped_cosine(given[2 * k], q_sq, given[2 * k + 1])
+                else:
+                    status[k] = 6
+                    continue
+                status[k] = 0
     return True
+
+
+cdef inline double _clamped_cosine(double uv, double q_sq, double vsq) noexcept nogil:
+    """uv / (|q|·|v|) clamped to [-1, 1], from the sums (both squared norms in range)."""
+    cdef double value = uv / (sqrt(q_sq) * sqrt(vsq))
+    value = value if value < 1.0 else 1.0        # min(1.0, value)
+    return value if value > -1.0 else -1.0       # max(-1.0, ...)
 
 
 cdef double* _block_row(double** block, Py_ssize_t rows_left, Py_ssize_t dim,
@@ -431,16 +466,18 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     the caller runs the full Python validation, which accepts it or raises the exact error.
 
     Float lists are read while holding the GIL (each value is a Python object), after the
-    dicts, in one pass that prefetches ahead (``_float_rows``); buffers are held open, then
-    checked and copied (float32 widened exactly to float64) in one pass with the GIL
-    released.
+    dicts, in one pass that prefetches ahead (``ckn_exact_floats``, ``_float_rows``); buffers
+    are held open, then checked and copied (float32 widened exactly to float64) in one pass
+    with the GIL released.
 
     Returns ``(ids, tokens, texts, embeddings)``: four lists, ``embeddings[k]`` a new
     ``array('d')`` or ``None``. With ``query`` (an ``array('d')`` of ``dim`` values) the fourth
     list holds instead each embedding's ``cosine_scores`` value (``None`` stays ``None``): the
-    float64 buffers are checked and scored in place, float lists and float32 buffers copied
-    into one block, no row arrays are made; ``fallback(k, row)`` scores a row the kernel leaves to Python (a squared norm out
-    of range, see ``_cosine_all``).
+    float64 buffers are checked and scored in place, float32 buffers widened into one block,
+    lists of exact floats summed as they are read (the cosine's two sums, without a copy;
+    other lists are copied into the block), no row arrays are made; ``fallback(k, row)``
+    scores a row the kernel leaves to Python (a squared norm out of range, see
+    ``_cosine_all``; for a summed list, ``row`` is the list).
     """
     if type(raw) is not list:
         return None
@@ -468,15 +505,20 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     cdef double* values = <double*>malloc(size * sizeof(double)) if score else NULL
     cdef double* block = NULL          # score mode: float lists' and float32 buffers' doubles
     cdef const float** narrow = <const float**>malloc(size * sizeof(float*)) if score else NULL
-    # score mode: the float lists (held in ``embeddings``) and their rows, read after the dicts
+    # score mode: the float lists (held in ``embeddings``), their candidates and rows, read
+    # after the dicts; the cosine's sums of each list (list j's at 2j, then candidate k's at 2k)
     cdef PyObject** lists = <PyObject**>malloc(size * sizeof(PyObject*)) if score else NULL
+    cdef Py_ssize_t* list_k = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t)) if score else NULL
     cdef double** list_rows = <double**>malloc(size * sizeof(double*)) if score else NULL
-    cdef Py_ssize_t n_lists = 0
+    cdef double* sums = <double*>malloc(2 * size * sizeof(double)) if score else NULL
+    cdef double* given = <double*>malloc(2 * size * sizeof(double)) if score else NULL
+    cdef Py_ssize_t n_lists = 0, j
     cdef array.array scratch
     try:
         if views == NULL or rows == NULL or (score and (status == NULL or values == NULL
                                                         or narrow == NULL or lists == NULL
-                                                        or list_rows == NULL)):
+                                                        or list_k == NULL or list_rows == NULL
+                                                        or sums == NULL or given == NULL)):
             raise MemoryError()
         for k in range(n):
             c = PyList_GET_ITEM(raw, k)
@@ -508,6 +550,7 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
                     if score:  # read below, all lists in one pass
                         rows[k] = _block_row(&block, n - k, dim, &listed)
                         lists[n_lists] = pemb
+                        list_k[n_lists] = k
                         list_rows[n_lists] = rows[k]
                         n_lists += 1
                         embeddings[k] = <object>pemb  # held: a key's __eq__ may drop it
@@ -538,16 +581,27 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
             tokens[k] = PyLong_FromLongLong(tv) if ovf == 0 else <object>ptok
             texts[k] = <object>ptext
         if score:
-            if n_lists and not _float_rows(lists, list_rows, n_lists, dim):
+            # exact finite floats only (the common case): their sums as they are read, without
+            # rows (status 5); else their rows, ints included, scored with the others
+            if n_lists and ckn_exact_floats(lists, n_lists, dim, _PREFETCH_AHEAD
+                                            if _PREFETCH_AHEAD < dim else dim, NULL,
+                                            query.data.as_doubles, sums):
+                for j in range(n_lists):
+                    k = list_k[j]
+                    given[2 * k] = sums[2 * j]
+                    given[2 * k + 1] = sums[2 * j + 1]
+                    status[k] = 5
+            elif n_lists and not _float_rows(lists, list_rows, n_lists, dim):
                 return None
             scratch = array.clone(_DOUBLE_TEMPLATE, 3 * 32 + 1, False)
             if n * dim >= NOGIL_MIN_WORK:
                 with nogil:
                     finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows,
-                                              n, values, status, scratch.data.as_doubles, narrow)
+                                              n, values, status, scratch.data.as_doubles, narrow,
+                                              given)
             else:
                 finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows, n,
-                                          values, status, scratch.data.as_doubles, narrow)
+                                          values, status, scratch.data.as_doubles, narrow, given)
         elif held * dim >= NOGIL_MIN_WORK:
             with nogil:
                 finite = _copy_finite_rows(views, rows, held, dim)
@@ -563,6 +617,8 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
                     row = array.clone(_DOUBLE_TEMPLATE, dim, False)
                     memcpy(row.data.as_doubles, rows[k], dim * sizeof(double))
                     embeddings[k] = fallback(k, row)
+                elif status[k] == 6:  # the list itself (held in embeddings[k]), read again
+                    embeddings[k] = fallback(k, embeddings[k])
         return ids, tokens, texts, embeddings
     finally:
         for k in range(held):
@@ -574,7 +630,10 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         free(block)
         free(narrow)
         free(lists)
+        free(list_k)
         free(list_rows)
+        free(sums)
+        free(given)
 
 
 cdef void _cosine_sums(const double* q, Py_ssize_t d, const double** rows, Py_ssize_t n,
@@ -637,7 +696,6 @@ cdef void _cosine_all(const double* q, Py_ssize_t d, const double** rows, Py_ssi
     cdef double* vsq = scratch + n
     cdef const double** live = <const double**>(scratch + 2 * n)   # n pointers fit in n doubles
     cdef Py_ssize_t k, m = 0
-    cdef double value
     cdef bint q_zero = _all_zero(q, d)
     cdef double q_sq = _dot(q, q, d)
     cdef bint q_ok = _LOW <= q_sq <= _HIGH
@@ -654,9 +712,7 @@ cdef void _cosine_all(const double* q, Py_ssize_t d, const double** rows, Py_ssi
         if q_zero:
             out[k] = 0.0
         elif q_ok and _LOW <= vsq[m] <= _HIGH:
-            value = uv[m] / (sqrt(q_sq) * sqrt(vsq[m]))
-            value = value if value < 1.0 else 1.0        # min(1.0, value)
-            out[k] = value if value > -1.0 else -1.0     # max(-1.0, ...)
+            out[k] = _clamped_cosine(uv[m], q_sq, vsq[m])
         elif _all_zero(rows[k], d):
             out[k] = 0.0
         else:
