@@ -356,7 +356,8 @@ def machine_notes(load_before, load_after) -> dict:
     import ckn.minhash
     notes = {"python": sys.version.split()[0], "platform": platform.platform(),
              "cpus": os.cpu_count(), "load_before": load_before, "load_after": load_after,
-             "minhash_simd": ckn.minhash.SIMD}
+             "minhash_simd": ckn.minhash.SIMD,
+             "minhash_signatures": ckn.minhash.SIGNATURE_KERNEL}
     for mod in ("rank_bm25", "bm25s", "rensa", "datasketch"):
         try:
             from importlib.metadata import version

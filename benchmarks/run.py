@@ -56,7 +56,8 @@ def _machine() -> dict:
     from ckn import minhash, scanner
     return {"platform": platform.platform(), "python": platform.python_version(),
             "cpu": model or platform.processor(), "cpus": os.cpu_count(),
-            "simd": {"minhash": minhash.SIMD, "scanner": scanner.SIMD},
+            "simd": {"minhash": minhash.SIMD, "minhash_signatures": minhash.SIGNATURE_KERNEL,
+                     "scanner": scanner.SIMD},
             "loadavg_start": os.getloadavg()}
 
 
