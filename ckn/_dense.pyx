@@ -210,60 +210,89 @@ cdef extern from *:
     #endif
     /* A list's item array (borrowed; valid until the list is resized). */
     #define ckn_list_items(o) (((PyListObject*)(o))->ob_item)
-    /* Reads lists[k]'s item i for k < m, i < d (each list of length d) when every item is an
-       exact float and finite: 1; else 0, as soon as an item is not an exact float (the
-       outputs then hold part of the values). With `rows`, rows[k][i] = the value; with `q`,
-       sums[2k] = the sum of q[i] * value and sums[2k + 1] = the sum of value * value, each
-       left to right (the cosine's sums, as _cosine_sums computes them from a row). The float
-       objects `ahead` items on are prefetched, into the next list near a list's end (read
-       cold, the objects are memory-bound, and the hardware prefetcher stops at page ends);
-       the finiteness test is one OR per value (the exponent field plus one carries into bit
-       63 only when it is all ones). Not inlined: inlined, it spilled its registers. */
+    /* *v = the exact float e's value, its finiteness folded into *special (the exponent
+       field plus one carries into bit 63 only when it is all ones): 1; 0 if e is not an
+       exact float. */
+    static inline int ckn_float_value(PyObject* e, double* v, uint64_t* special) {
+        uint64_t bits;
+        if (Py_TYPE(e) != &PyFloat_Type) return 0;
+        *v = PyFloat_AS_DOUBLE(e);
+        memcpy(&bits, v, sizeof bits);
+        *special |= (bits & 0x7FF0000000000000ULL) + 0x0010000000000000ULL;
+        return 1;
+    }
+    /* The item `ahead` (<= d) items after item i of a list of d items, in the list after it
+       past its end (`next`; item i itself when there is none). */
+    static inline PyObject* ckn_item_ahead(PyObject** items, PyObject** next, Py_ssize_t i,
+                                           Py_ssize_t ahead, Py_ssize_t d) {
+        return i + ahead < d ? items[i + ahead] : next != NULL ? next[i + ahead - d] : items[i];
+    }
+    /* row[i] = the value of list's item i for i < d (a list of length d) when every item is
+       an exact float and finite: 1; else 0. The float objects `ahead` items on are
+       prefetched. */
+    static int ckn_exact_float_row(PyObject* list, double* row, Py_ssize_t d,
+                                   Py_ssize_t ahead) {
+        PyObject** items = ((PyListObject*)list)->ob_item;
+        uint64_t special = 0;
+        Py_ssize_t i;
+        if (ahead > d) ahead = d;
+        for (i = 0; i < d; i++) {
+            ckn_prefetch(ckn_item_ahead(items, NULL, i, ahead, d));
+            if (!ckn_float_value(items[i], &row[i], &special)) return 0;
+        }
+        return special >> 63 == 0;
+    }
+    /* The cosine's two sums of each list: sums[2k] = the sum of q[i] * value and
+       sums[2k + 1] = the sum of value * value over lists[k]'s items, each left to right (as
+       _cosine_sums computes them from a row), for k < m (each list of length d), when every
+       item is an exact float and finite: 1; else 0. Two lists are read side by side (a
+       list's sums are chains of dependent additions, two lists' are independent), the float
+       objects `ahead` items on prefetched, into the lists after them near their end (read
+       cold, the objects are memory-bound, and the hardware prefetcher stops at page ends).
+       Not inlined: inlined, it spilled its registers. */
     #if defined(__GNUC__) || defined(__clang__)
     __attribute__((noinline))
     #endif
-    static int ckn_exact_floats(PyObject** lists, Py_ssize_t m, Py_ssize_t d,
-                                Py_ssize_t ahead, double** rows, const double* q,
-                                double* sums) {
+    static int ckn_exact_float_sums(PyObject** lists, Py_ssize_t m, Py_ssize_t d,
+                                    Py_ssize_t ahead, const double* q, double* sums) {
         uint64_t special = 0;
         Py_ssize_t k, i;
-        for (k = 0; k < m; k++) {
-            PyObject** items = ((PyListObject*)lists[k])->ob_item;
-            PyObject** next = k + 1 < m ? ((PyListObject*)lists[k + 1])->ob_item : NULL;
-            double* row = rows != NULL ? rows[k] : NULL;
-            double uv = 0.0, vsq = 0.0;
+        if (ahead > d) ahead = d;
+        for (k = 0; k < m; k += 2) {    /* lists k and k + 1 (k again when m is odd) */
+            Py_ssize_t k2 = k + 1 < m ? k + 1 : k;
+            PyObject** a = ((PyListObject*)lists[k])->ob_item;
+            PyObject** b = ((PyListObject*)lists[k2])->ob_item;
+            PyObject** next_a = k + 2 < m ? ((PyListObject*)lists[k + 2])->ob_item : NULL;
+            PyObject** next_b = k2 + 2 < m ? ((PyListObject*)lists[k2 + 2])->ob_item : NULL;
+            double uv_a = 0.0, vsq_a = 0.0, uv_b = 0.0, vsq_b = 0.0, x, y;
             for (i = 0; i < d; i++) {
-                PyObject* e = items[i];
-                uint64_t bits;
-                double v;
-                ckn_prefetch(i + ahead < d ? items[i + ahead]
-                             : next != NULL ? next[i + ahead - d] : e);
-                if (Py_TYPE(e) != &PyFloat_Type) return 0;
-                v = PyFloat_AS_DOUBLE(e);
-                memcpy(&bits, &v, sizeof bits);
-                special |= (bits & 0x7FF0000000000000ULL) + 0x0010000000000000ULL;
-                if (row != NULL) row[i] = v;
-                if (q != NULL) {
-                    vsq += v * v;
-                    uv += q[i] * v;
-                }
+                ckn_prefetch(ckn_item_ahead(a, next_a, i, ahead, d));
+                ckn_prefetch(ckn_item_ahead(b, next_b, i, ahead, d));
+                if (!ckn_float_value(a[i], &x, &special) || !ckn_float_value(b[i], &y, &special))
+                    return 0;
+                vsq_a += x * x;
+                uv_a += q[i] * x;
+                vsq_b += y * y;
+                uv_b += q[i] * y;
             }
-            if (q != NULL) {
-                sums[2 * k] = uv;
-                sums[2 * k + 1] = vsq;
-            }
+            sums[2 * k] = uv_a;
+            sums[2 * k + 1] = vsq_a;
+            sums[2 * k2] = uv_b;
+            sums[2 * k2 + 1] = vsq_b;
         }
         return special >> 63 == 0;
     }
     """
     void ckn_prefetch(const void* p) noexcept nogil
     PyObject** ckn_list_items(PyObject* o) noexcept
-    bint ckn_exact_floats(PyObject** lists, Py_ssize_t m, Py_ssize_t d, Py_ssize_t ahead,
-                          double** rows, const double* q, double* sums) noexcept
+    bint ckn_exact_float_row(PyObject* list, double* row, Py_ssize_t d,
+                             Py_ssize_t ahead) noexcept
+    bint ckn_exact_float_sums(PyObject** lists, Py_ssize_t m, Py_ssize_t d, Py_ssize_t ahead,
+                              const double* q, double* sums) noexcept
 
 
 cdef enum:
-    _PREFETCH_AHEAD = 256  # list items: ~8 KiB of float objects ahead, across rows too
+    _PREFETCH_AHEAD = 128  # items of each of two lists: ~8 KiB of float objects ahead in all
 
 
 cdef int _int_value(PyObject* e, double* out) except -1:
@@ -290,8 +319,6 @@ cdef int _float_rows(PyObject** lists, double** rows, Py_ssize_t m, Py_ssize_t d
     for k in range(m):
         if PyList_GET_SIZE(<object>lists[k]) != d:
             return 0
-    if ckn_exact_floats(lists, m, d, ahead, rows, NULL, NULL):
-        return 1
     if m:
         items = ckn_list_items(lists[0])
         for i in range(ahead):
@@ -317,8 +344,10 @@ cdef int _float_rows(PyObject** lists, double** rows, Py_ssize_t m, Py_ssize_t d
 
 
 cdef inline int _float_row(object x, double* row, Py_ssize_t d) except -1:
-    """``_float_rows`` of the one list ``x``."""
+    """``_float_rows`` of the one list ``x`` (first by ``ckn_exact_float_row``)."""
     cdef PyObject* one = <PyObject*>x
+    if PyList_GET_SIZE(x) == d and ckn_exact_float_row(one, row, d, _PREFETCH_AHEAD):
+        return 1
     return _float_rows(&one, &row, 1, d)
 
 
@@ -404,7 +433,7 @@ cdef bint _check_and_score(const double* q, Py_ssize_t d, const double** rows, P
     not. Then ``_cosine_all`` over the rows, in batches of 32 so each batch is checked and
     scored while it is in cache (every row's sums are independent, so batching changes no
     value). A row with status 5 has no doubles: its sums were taken as its list was read
-    (``given[2k]``, ``given[2k + 1]``, see ``ckn_exact_floats``); it is scored from them
+    (``given[2k]``, ``given[2k + 1]``, see ``ckn_exact_float_sums``); it is scored from them
     (status 0), or left to the Python path with status 6 where ``_cosine_all`` would look at
     its values (a squared norm out of range: Python gives 0.0 for a zero row, as the kernel
     does, and rescales the others)."""
@@ -466,7 +495,7 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     the caller runs the full Python validation, which accepts it or raises the exact error.
 
     Float lists are read while holding the GIL (each value is a Python object), after the
-    dicts, in one pass that prefetches ahead (``ckn_exact_floats``, ``_float_rows``); buffers
+    dicts, in one pass that prefetches ahead (``ckn_exact_float_sums``, ``_float_rows``); buffers
     are held open, then checked and copied (float32 widened exactly to float64) in one pass
     with the GIL released.
 
@@ -583,9 +612,8 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         if score:
             # exact finite floats only (the common case): their sums as they are read, without
             # rows (status 5); else their rows, ints included, scored with the others
-            if n_lists and ckn_exact_floats(lists, n_lists, dim, _PREFETCH_AHEAD
-                                            if _PREFETCH_AHEAD < dim else dim, NULL,
-                                            query.data.as_doubles, sums):
+            if n_lists and ckn_exact_float_sums(lists, n_lists, dim, _PREFETCH_AHEAD,
+                                                query.data.as_doubles, sums):
                 for j in range(n_lists):
                     k = list_k[j]
                     given[2 * k] = sums[2 * j]
