@@ -232,7 +232,7 @@ cdef extern from *:
        prefetched. */
     static int ckn_exact_float_row(PyObject* list, double* row, Py_ssize_t d,
                                    Py_ssize_t ahead) {
-        PyObject** items = ((PyListObject*)list)->ob_item;
+        PyObject** items = ckn_list_items(list);
         uint64_t special = 0;
         Py_ssize_t i;
         if (ahead > d) ahead = d;
@@ -260,10 +260,10 @@ cdef extern from *:
         if (ahead > d) ahead = d;
         for (k = 0; k < m; k += 2) {    /* lists k and k + 1 (k again when m is odd) */
             Py_ssize_t k2 = k + 1 < m ? k + 1 : k;
-            PyObject** a = ((PyListObject*)lists[k])->ob_item;
-            PyObject** b = ((PyListObject*)lists[k2])->ob_item;
-            PyObject** next_a = k + 2 < m ? ((PyListObject*)lists[k + 2])->ob_item : NULL;
-            PyObject** next_b = k2 + 2 < m ? ((PyListObject*)lists[k2 + 2])->ob_item : NULL;
+            PyObject** a = ckn_list_items(lists[k]);
+            PyObject** b = ckn_list_items(lists[k2]);
+            PyObject** next_a = k + 2 < m ? ckn_list_items(lists[k + 2]) : NULL;
+            PyObject** next_b = k2 + 2 < m ? ckn_list_items(lists[k2 + 2]) : NULL;
             double uv_a = 0.0, vsq_a = 0.0, uv_b = 0.0, vsq_b = 0.0, x, y;
             for (i = 0; i < d; i++) {
                 ckn_prefetch(ckn_item_ahead(a, next_a, i, ahead, d));
