@@ -242,10 +242,10 @@ cdef extern from *:
         }
         return special >> 63 == 0;
     }
-    /* The cosine's two sums of each list: sums[2k] = the sum of q[i] * value and
-       sums[2k + 1] = the sum of value * value over lists[k]'s items, each left to right (as
-       _cosine_sums computes them from a row), for k < m (each list of length d), when every
-       item is an exact float and finite: 1; else 0. Two lists are read side by side (a
+    /* The cosine's two sums of each list: for k < m (each list of length d) and j = at[k],
+       sums[2j] = the sum of q[i] * value and sums[2j + 1] = the sum of value * value over
+       lists[k]'s items, each left to right (as _cosine_sums computes them from a row), when
+       every item is an exact float and finite: 1; else 0. Two lists are read side by side (a
        list's sums are chains of dependent additions, two lists' are independent), the float
        objects `ahead` items on prefetched, into the lists after them near their end (read
        cold, the objects are memory-bound, and the hardware prefetcher stops at page ends).
@@ -253,8 +253,9 @@ cdef extern from *:
     #if defined(__GNUC__) || defined(__clang__)
     __attribute__((noinline))
     #endif
-    static int ckn_exact_float_sums(PyObject** lists, Py_ssize_t m, Py_ssize_t d,
-                                    Py_ssize_t ahead, const double* q, double* sums) {
+    static int ckn_exact_float_sums(PyObject** lists, const Py_ssize_t* at, Py_ssize_t m,
+                                    Py_ssize_t d, Py_ssize_t ahead, const double* q,
+                                    double* sums) {
         uint64_t special = 0;
         Py_ssize_t k, i;
         if (ahead > d) ahead = d;
@@ -275,10 +276,10 @@ cdef extern from *:
                 vsq_b += y * y;
                 uv_b += q[i] * y;
             }
-            sums[2 * k] = uv_a;
-            sums[2 * k + 1] = vsq_a;
-            sums[2 * k2] = uv_b;
-            sums[2 * k2 + 1] = vsq_b;
+            sums[2 * at[k]] = uv_a;
+            sums[2 * at[k] + 1] = vsq_a;
+            sums[2 * at[k2]] = uv_b;
+            sums[2 * at[k2] + 1] = vsq_b;
         }
         return special >> 63 == 0;
     }
@@ -287,8 +288,9 @@ cdef extern from *:
     PyObject** ckn_list_items(PyObject* o) noexcept
     bint ckn_exact_float_row(PyObject* list, double* row, Py_ssize_t d,
                              Py_ssize_t ahead) noexcept
-    bint ckn_exact_float_sums(PyObject** lists, Py_ssize_t m, Py_ssize_t d, Py_ssize_t ahead,
-                              const double* q, double* sums) noexcept
+    bint ckn_exact_float_sums(PyObject** lists, const Py_ssize_t* at, Py_ssize_t m,
+                              Py_ssize_t d, Py_ssize_t ahead, const double* q,
+                              double* sums) noexcept
 
 
 cdef enum:
@@ -535,11 +537,10 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     cdef double* block = NULL          # score mode: float lists' and float32 buffers' doubles
     cdef const float** narrow = <const float**>malloc(size * sizeof(float*)) if score else NULL
     # score mode: the float lists (held in ``embeddings``), their candidates and rows, read
-    # after the dicts; the cosine's sums of each list (list j's at 2j, then candidate k's at 2k)
+    # after the dicts; the cosine's sums of candidate k's list at 2k, 2k + 1 of ``given``
     cdef PyObject** lists = <PyObject**>malloc(size * sizeof(PyObject*)) if score else NULL
     cdef Py_ssize_t* list_k = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t)) if score else NULL
     cdef double** list_rows = <double**>malloc(size * sizeof(double*)) if score else NULL
-    cdef double* sums = <double*>malloc(2 * size * sizeof(double)) if score else NULL
     cdef double* given = <double*>malloc(2 * size * sizeof(double)) if score else NULL
     cdef Py_ssize_t n_lists = 0, j
     cdef array.array scratch
@@ -547,7 +548,7 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         if views == NULL or rows == NULL or (score and (status == NULL or values == NULL
                                                         or narrow == NULL or lists == NULL
                                                         or list_k == NULL or list_rows == NULL
-                                                        or sums == NULL or given == NULL)):
+                                                        or given == NULL)):
             raise MemoryError()
         for k in range(n):
             c = PyList_GET_ITEM(raw, k)
@@ -612,13 +613,10 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         if score:
             # exact finite floats only (the common case): their sums as they are read, without
             # rows (status 5); else their rows, ints included, scored with the others
-            if n_lists and ckn_exact_float_sums(lists, n_lists, dim, _PREFETCH_AHEAD,
-                                                query.data.as_doubles, sums):
+            if n_lists and ckn_exact_float_sums(lists, list_k, n_lists, dim, _PREFETCH_AHEAD,
+                                                query.data.as_doubles, given):
                 for j in range(n_lists):
-                    k = list_k[j]
-                    given[2 * k] = sums[2 * j]
-                    given[2 * k + 1] = sums[2 * j + 1]
-                    status[k] = 5
+                    status[list_k[j]] = 5
             elif n_lists and not _float_rows(lists, list_rows, n_lists, dim):
                 return None
             scratch = array.clone(_DOUBLE_TEMPLATE, 3 * 32 + 1, False)
@@ -660,7 +658,6 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         free(lists)
         free(list_k)
         free(list_rows)
-        free(sums)
         free(given)
 
 

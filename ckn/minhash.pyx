@@ -566,18 +566,15 @@ cdef inline uint32_t _permute(uint64_t a, uint64_t x, uint64_t b) noexcept nogil
 cdef void minhash_signature(const slot_t* xs, Py_ssize_t m, const slot_t* a, const slot_t* b,
                             Py_ssize_t permutations, slot_t* out) noexcept nogil:
     # On x86-64 (CPU checked at import) the fixed-point AVX-512 kernel takes every
-    # permutation, 64 per pass over the set; else whole blocks of 16 take the fold AVX-512
-    # kernel, then blocks of 8 the AVX2 one, and the portable code below does the rest, or
-    # everything elsewhere.
-    cdef Py_ssize_t done = 0, n
-    cdef uint64_t fa[_AVX512_PASS]
-    cdef uint64_t fb[_AVX512_PASS]
+    # permutation, 64 per pass over the set (_signature_rows of this one set); else whole
+    # blocks of 16 take the fold AVX-512 kernel, then blocks of 8 the AVX2 one, and the
+    # portable code below does the rest, or everything elsewhere.
+    cdef Py_ssize_t done = 0
+    cdef index_t bounds[2]
     if _USE_FIXED:
-        while done < permutations:
-            n = min(<Py_ssize_t>_AVX512_PASS, permutations - done)
-            ckn_mh_fixed_params(a + done, b + done, n, fa, fb)
-            ckn_mh_signature_fixed_avx512(xs, m, fa, fb, n, out + done)
-            done += n
+        bounds[0] = 0
+        bounds[1] = m
+        _signature_rows(xs, bounds, 1, a, b, permutations, out, False)
         return
     if _USE_AVX512 and permutations >= 16:
         done = ckn_mh_signature_fold_avx512(xs, m, a, b, permutations, out)
@@ -641,7 +638,7 @@ cdef Py_ssize_t _signature_rows(const slot_t* values, const index_t* offsets, Py
         width = min(<Py_ssize_t>_AVX512_PASS, permutations - c0)
         if _USE_FIXED:
             ckn_mh_fixed_params(a + c0, b + c0, width, fa, fb)
-        else:
+        else:  # one pass: minhash_signature gives each set's whole signature
             width = permutations
         for k in range(n):
             if check and c0 == 0:

@@ -99,7 +99,8 @@ def test_failed_thread_start_runs_the_range_on_the_calling_thread(monkeypatch):
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
-@pytest.mark.parametrize("places", [[0], [TOTAL - 1], [150_000, 20_000], [199_000, 120_000, 99_999]])
+@pytest.mark.parametrize("places", [[0], [TOTAL - 1], [150_000, 20_000],
+                                    [199_000, 120_000, 99_999]])
 def test_a_value_at_least_p_is_reported_at_its_first_place(places, threads):
     # Each worker searches its own rows (each thread's range holds one of the later places);
     # the error names the first place in `values`, whichever thread found it.
