@@ -6,17 +6,19 @@ order, terms with f = 0 skipped), in IEEE double without fused multiply-add (set
 with ``-ffp-contract=off``), so its scores are bit-for-bit those of the Python version.
 """
 
+cimport cython
 from cpython cimport array
 from libc.math cimport log
 from libc.stdlib cimport calloc, free, malloc
 from libc.stdint cimport uint64_t
 
 from ckn.errors import CknMemoryError, CknValueError
-from ckn.typedefs cimport NOGIL_MIN_WORK, hash_t, index_t
+from ckn._passes cimport ckn_pass, pass_capsule, run_pass
+from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
 
 import array as _pyarray
 
-__all__ = ["bm25_csr"]
+__all__ = ["Bm25Pass", "bm25_csr"]
 
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
 
@@ -95,13 +97,102 @@ cdef void _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t 
         out[d] = score
 
 
+ctypedef struct _Bm25State:
+    const hash_t* values
+    const index_t* offsets
+    Py_ssize_t n_docs
+    const hash_t* query
+    Py_ssize_t nq
+    double k1
+    double b
+    hash_t* keys
+    Py_ssize_t* slots
+    int bits
+    Py_ssize_t* counts
+    Py_ssize_t* doc_freq
+    double* idf
+    double* out
+    bint ran
+
+
+cdef int _bm25_run(void* state) noexcept nogil:
+    cdef _Bm25State* s = <_Bm25State*>state
+    if s.n_docs > 0:
+        _bm25_kernel(s.values, s.offsets, s.n_docs, s.query, s.nq, s.k1, s.b, s.keys, s.slots,
+                     s.bits, s.counts, s.doc_freq, s.idf, s.out)
+    s.ran = True
+    return CKN_OK
+
+
+@cython.final
+cdef class Bm25Pass:
+    """BM25 scores of the CSR documents ``values[offsets[d]:offsets[d+1]]`` (``d < n_docs``)
+    for the *distinct* query hashes ``query``, prepared (tables allocated) to run without the
+    GIL (``ckn._passes``). The documents are read when the pass runs, so ``values`` and
+    ``offsets`` may be a :class:`ckn.scanner.ScanPass`'s arrays, filled by that pass first.
+    Inputs are trusted (``bm25_csr`` checks them)."""
+
+    cdef ckn_pass c
+    cdef _Bm25State s
+    cdef const hash_t[::1] values   # held until finish()
+    cdef const index_t[::1] offsets
+    cdef const hash_t[::1] query
+    cdef array.array out
+
+    def __cinit__(self, const hash_t[::1] values, const index_t[::1] offsets, Py_ssize_t n_docs,
+                  const hash_t[::1] query, double k1, double b):
+        if not 0 <= n_docs < offsets.shape[0]:
+            raise ValueError("Bm25Pass: n_docs out of range")
+        self.c.run = _bm25_run
+        self.c.state = &self.s
+        self.values, self.offsets, self.query = values, offsets, query
+        cdef Py_ssize_t nq = query.shape[0]
+        self.s.values = &values[0] if values.shape[0] > 0 else NULL
+        self.s.offsets = &offsets[0]
+        self.s.n_docs = n_docs
+        self.s.query = &query[0] if nq > 0 else NULL
+        self.s.nq = nq
+        self.s.k1 = k1
+        self.s.b = b
+        self.s.bits = 0
+        while ((<Py_ssize_t>1) << self.s.bits) < 8 * nq or self.s.bits < 6:  # sparse: a miss
+            self.s.bits += 1                                                  # stops at once
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self.s.bits
+        self.s.keys = <hash_t*>malloc(size * sizeof(hash_t))
+        self.s.slots = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t))
+        self.s.counts = <Py_ssize_t*>calloc(n_docs * nq + 1, sizeof(Py_ssize_t))
+        self.s.doc_freq = <Py_ssize_t*>calloc(nq + 1, sizeof(Py_ssize_t))
+        self.s.idf = <double*>calloc(nq + 1, sizeof(double))
+        if (self.s.keys == NULL or self.s.slots == NULL or self.s.counts == NULL
+                or self.s.doc_freq == NULL or self.s.idf == NULL):
+            raise CknMemoryError("bm25: out of memory")
+        self.out = array.clone(_DOUBLE_TEMPLATE, n_docs, False)
+        self.s.out = self.out.data.as_doubles
+
+    def __dealloc__(self):
+        free(self.s.keys)
+        free(self.s.slots)
+        free(self.s.counts)
+        free(self.s.doc_freq)
+        free(self.s.idf)
+
+    def _pass(self):
+        return pass_capsule(&self.c)
+
+    def finish(self):
+        """The scores, a list of float in document order."""
+        if not self.s.ran:
+            raise RuntimeError("Bm25Pass.finish: the pass has not run")
+        self.values = self.offsets = self.query = None  # (the scan may trim its arrays now)
+        return self.out.tolist()
+
+
 def bm25_csr(const hash_t[::1] values, const index_t[::1] offsets, const hash_t[::1] query,
              double k1, double b):
     """BM25 scores (list of float) of the CSR documents ``values[offsets[d]:offsets[d+1]]`` for
     the *distinct* query hashes ``query`` (already deduplicated, first-appearance order).
     Inputs are trusted (checked by ``ckn.bm25.bm25_scores_hashed``)."""
     cdef Py_ssize_t n_docs = offsets.shape[0] - 1
-    cdef Py_ssize_t nq = query.shape[0]
     cdef Py_ssize_t d
     if n_docs < 0:
         raise CknValueError("documents: offsets must have n + 1 >= 1 entries, got none")
@@ -112,34 +203,6 @@ def bm25_csr(const hash_t[::1] values, const index_t[::1] offsets, const hash_t[
                                 f"{values.shape[0]}")
     if n_docs == 0:
         return []
-    cdef int bits = 0
-    while ((<Py_ssize_t>1) << bits) < 8 * nq or bits < 6:   # sparse: a miss stops at once
-        bits += 1
-    cdef Py_ssize_t size = (<Py_ssize_t>1) << bits
-    cdef hash_t* keys = <hash_t*>malloc(size * sizeof(hash_t))
-    cdef Py_ssize_t* slots = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t))
-    cdef Py_ssize_t* counts = <Py_ssize_t*>calloc(n_docs * nq + 1, sizeof(Py_ssize_t))
-    cdef Py_ssize_t* doc_freq = <Py_ssize_t*>calloc(nq + 1, sizeof(Py_ssize_t))
-    cdef double* idf = <double*>calloc(nq + 1, sizeof(double))
-    cdef array.array out = array.clone(_DOUBLE_TEMPLATE, n_docs, False)
-    cdef double* op = out.data.as_doubles
-    cdef const hash_t* vp = &values[0] if values.shape[0] > 0 else NULL
-    cdef const hash_t* qp = &query[0] if nq > 0 else NULL
-    cdef const index_t* off = &offsets[0]
-    try:
-        if keys == NULL or slots == NULL or counts == NULL or doc_freq == NULL or idf == NULL:
-            raise CknMemoryError("bm25: out of memory")
-        if values.shape[0] * 4 + n_docs * nq >= NOGIL_MIN_WORK:
-            with nogil:
-                _bm25_kernel(vp, off, n_docs, qp, nq, k1, b, keys, slots, bits, counts,
-                             doc_freq, idf, op)
-        else:
-            _bm25_kernel(vp, off, n_docs, qp, nq, k1, b, keys, slots, bits, counts,
-                         doc_freq, idf, op)
-        return out.tolist()
-    finally:
-        free(keys)
-        free(slots)
-        free(counts)
-        free(doc_freq)
-        free(idf)
+    cdef Bm25Pass p = Bm25Pass(values, offsets, n_docs, query, k1, b)
+    run_pass(&p.c, values.shape[0] * 4 + n_docs * query.shape[0] >= NOGIL_MIN_WORK)
+    return p.finish()

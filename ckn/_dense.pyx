@@ -20,7 +20,8 @@ from libc.string cimport memchr, memcmp, memcpy
 from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicode_DATA,
                               PyUnicode_KIND, PyUnicode_READ)
 
-from ckn.typedefs cimport NOGIL_MIN_WORK
+from ckn._passes cimport ckn_pass, pass_of
+from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK
 
 import array as _pyarray
 
@@ -28,7 +29,7 @@ from ckn.errors import CknValueError
 from ckn.knapsack import solve
 
 __all__ = ["float64_array", "cosine_scores", "candidate_columns", "rank_positions", "fuse",
-           "rrf_scores", "fused_order", "sanitized_survivors", "gather_hashes", "build_chunks",
+           "rrf_scores", "fused_order", "run_passes", "sanitized_survivors", "build_chunks",
            "knapsack_choice"]
 
 cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
@@ -542,7 +543,7 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     cdef Py_ssize_t* list_k = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t)) if score else NULL
     cdef double** list_rows = <double**>malloc(size * sizeof(double*)) if score else NULL
     cdef double* given = <double*>malloc(2 * size * sizeof(double)) if score else NULL
-    cdef Py_ssize_t n_lists = 0, j
+    cdef Py_ssize_t n_lists = 0, j, summed
     cdef array.array scratch
     try:
         if views == NULL or rows == NULL or (score and (status == NULL or values == NULL
@@ -613,14 +614,16 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         if score:
             # exact finite floats only (the common case): their sums as they are read, without
             # rows (status 5); else their rows, ints included, scored with the others
+            summed = 0  # rows whose sums are taken: what is left for them is O(1) each
             if n_lists and ckn_exact_float_sums(lists, list_k, n_lists, dim, _PREFETCH_AHEAD,
                                                 query.data.as_doubles, given):
                 for j in range(n_lists):
                     status[list_k[j]] = 5
+                summed = n_lists
             elif n_lists and not _float_rows(lists, list_rows, n_lists, dim):
                 return None
             scratch = array.clone(_DOUBLE_TEMPLATE, 3 * 32 + 1, False)
-            if n * dim >= NOGIL_MIN_WORK:
+            if (n - summed) * dim >= NOGIL_MIN_WORK:
                 with nogil:
                     finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows,
                                               n, values, status, scratch.data.as_doubles, narrow,
@@ -1070,64 +1073,37 @@ def sanitized_survivors(list order, list texts, dict changed, str marker, conten
         free(holds)
 
 
-cdef array.array _U64_TEMPLATE = _pyarray.array("Q")
-cdef array.array _I64_TEMPLATE = _pyarray.array("q")
-
-
-def gather_hashes(array.array values, array.array offsets, list rows, dict replaced):
-    """The CSR ``(values, offsets)`` of ``rows``: row k is ``replaced[k]`` (an ``array('Q')``)
-    if present, else ``values[offsets[rows[k]]:offsets[rows[k] + 1]]`` (``values``:
-    ``array('Q')``, ``offsets``: ``array('q')``, as :func:`ckn.scanner.scan` makes them).
-    Returns ``(array('Q'), array('q'))``; the copying runs with the GIL released."""
-    if values.ob_descr.typecode != b"Q" or offsets.ob_descr.typecode != b"q":
-        raise TypeError("gather_hashes: expected array('Q') values and array('q') offsets")
-    cdef Py_ssize_t n = len(rows), k, r, total = 0, length, n_off = len(offsets)
-    cdef Py_ssize_t n_val = len(values)
-    cdef const int64_t* off = <const int64_t*>offsets.data.as_voidptr
-    cdef const uint64_t* src = <const uint64_t*>values.data.as_voidptr
-    cdef array.array out_off = array.clone(_I64_TEMPLATE, n + 1, False)
-    cdef int64_t* oo = <int64_t*>out_off.data.as_voidptr
-    cdef array.array rep, out
-    cdef uint64_t* ov
-    cdef const uint64_t** starts = <const uint64_t**>malloc((n if n > 0 else 1) * sizeof(uint64_t*))
-    if starts == NULL:
+def run_passes(tuple passes, Py_ssize_t work):
+    """Run prepared passes (``ckn._passes``: ``ScanPass``, ``Bm25Pass``, ``CandidatesPass``,
+    ``SignaturePass``) in order, in one stretch with the GIL released when ``work`` (about the
+    code points they read) is at least ``NOGIL_MIN_WORK``, stopping at the first that fails;
+    each one's ``finish()`` then gives its result or raises. A pass may read what an earlier
+    one wrote (a BM25 pass the scan's term hashes)."""
+    cdef Py_ssize_t n = len(passes), i
+    cdef list capsules = [p._pass() for p in passes]  # (the passes hold their own state)
+    cdef ckn_pass** ps = <ckn_pass**>malloc((n if n > 0 else 1) * sizeof(ckn_pass*))
+    if ps == NULL:
         raise MemoryError()
     try:
-        oo[0] = 0
-        for k in range(n):
-            if replaced and k in replaced:
-                rep = replaced[k]
-                if rep.ob_descr.typecode != b"Q":
-                    raise TypeError("gather_hashes: expected array('Q') replacements")
-                length = len(rep)
-                starts[k] = <const uint64_t*>rep.data.as_voidptr  # alive: held by replaced
-            else:
-                r = rows[k]
-                if not (0 <= r < n_off - 1) or not (0 <= off[r] <= off[r + 1] <= n_val):
-                    raise IndexError("gather_hashes: row out of range")
-                length = off[r + 1] - off[r]
-                starts[k] = src + off[r]
-            total += length
-            oo[k + 1] = total
-        out = array.clone(_U64_TEMPLATE, total, False)
-        ov = <uint64_t*>out.data.as_voidptr
-        if total >= NOGIL_MIN_WORK:
+        for i in range(n):
+            ps[i] = pass_of(capsules[i])
+        if work >= NOGIL_MIN_WORK:
             with nogil:
-                _copy_rows(ov, oo, starts, n)
+                _run_all(ps, n)
         else:
-            _copy_rows(ov, oo, starts, n)
-        return out, out_off
+            _run_all(ps, n)
     finally:
-        free(starts)
+        free(ps)
 
 
-cdef void _copy_rows(uint64_t* out, const int64_t* offsets, const uint64_t** starts,
-                     Py_ssize_t n) noexcept nogil:
-    """out[offsets[k]:offsets[k + 1]] = starts[k][0:offsets[k + 1] - offsets[k]] for each k."""
-    cdef Py_ssize_t k
-    for k in range(n):
-        if offsets[k + 1] > offsets[k]:
-            memcpy(out + offsets[k], starts[k], (offsets[k + 1] - offsets[k]) * sizeof(uint64_t))
+cdef void _run_all(ckn_pass** ps, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if ps[i].run(ps[i].state) != CKN_OK:
+            return
+
+
+cdef array.array _I64_TEMPLATE = _pyarray.array("q")
 
 
 cdef extern from *:

@@ -43,13 +43,15 @@ gives the same result with and without it, and that the segments are those of
 ``sanitizer._segments``.
 """
 
+cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 from ckn._directive cimport AsciiScorer, DirectiveTables, directive_ranks_room, directive_weight_sum
 from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_check, found_set_ready
-from ckn.typedefs cimport NOGIL_MIN_WORK, index_t
+from ckn._passes cimport ckn_pass, pass_capsule, run_pass
+from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, NOGIL_MIN_WORK, index_t
 
 __all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_view",
            "has_tag_characters", "mapped_code_points", "mixed_script"]
@@ -1477,6 +1479,31 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
     return False
 
 
+ctypedef struct _ManyState:
+    const void** data
+    int* kinds
+    index_t* lengths
+    index_t m
+    index_t segment_min
+    _Plan plan
+    uint8_t* work
+    uint64_t* found
+    index_t* out
+    index_t cap
+    index_t* counts
+    uint8_t* crlf
+    _FoldScratch scratch
+    int status               # 1 until the pass has run
+
+
+cdef int _many_run(void* state) noexcept nogil:
+    cdef _ManyState* s = <_ManyState*>state
+    s.status = CKN_ENOMEM if _candidates_many(
+        s.data, s.kinds, s.lengths, s.m, s.segment_min, &s.plan, s.work, s.found, &s.out, &s.cap,
+        s.counts, s.crlf, &s.scratch) else CKN_OK
+    return s.status
+
+
 cdef uint64_t _word_hash(bytes word):
     """``ckn_ls_hash`` of a table word (copied with the slack it reads)."""
     cdef bytes padded = word + bytes(_HASH_READ + 8)
@@ -1650,67 +1677,9 @@ cdef class LineScanner:
         order, ``spans`` as ``candidates`` returns them. The same pass appends to ``crlf`` (if
         given) the index of each text that holds ``\\r\\n``, in order. ``checks``: as for
         ``candidates``. O(total length)."""
-        cdef tuple items = tuple(texts)  # holds the strings while the pass reads them
-        cdef index_t m = len(items), i, total = 0, longest = 0, used = 0, cap
-        for i in range(m):
-            if not isinstance(items[i], str):
-                raise CknTypeError(f"texts[{i}]: expected str, got {type(items[i]).__name__}")
-            total += PyUnicode_GET_LENGTH(items[i])
-            longest = max(longest, PyUnicode_GET_LENGTH(items[i]))
-        cdef const void** data = <const void**>malloc((m + 1) * sizeof(void*))
-        cdef int* kinds = <int*>malloc((m + 1) * sizeof(int))
-        cdef index_t* lengths = <index_t*>malloc((m + 1) * sizeof(index_t))
-        cdef index_t* counts = <index_t*>malloc((m + 1) * sizeof(index_t))
-        cdef uint8_t* has_crlf = <uint8_t*>malloc(m + 1)
-        cdef _Plan plan = self._plan
-        plan.checks = NULL if checks is None else &checks.c
-        cdef uint8_t* w = <uint8_t*>malloc(_work_size(longest, &plan))
-        cdef uint64_t* found = NULL
-        cap = 6 * (m + 64)
-        cdef index_t* o = <index_t*>malloc(cap * sizeof(index_t))
-        cdef bint failed
-        cdef _FoldScratch scratch
-        scratch.data = NULL
-        scratch.size = 0
-        try:
-            if not (data and kinds and lengths and counts and has_crlf and w and o):
-                raise MemoryError()
-            if plan.checks != NULL:
-                found = _new_found(&plan)
-            for i in range(m):
-                data[i] = PyUnicode_DATA(items[i])
-                kinds[i] = PyUnicode_KIND(items[i])
-                lengths[i] = PyUnicode_GET_LENGTH(items[i])
-            if total >= NOGIL_MIN_WORK:
-                with nogil:
-                    failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w,
-                                              found, &o, &cap, counts, has_crlf, &scratch)
-            else:
-                failed = _candidates_many(data, kinds, lengths, m, segment_min, &plan, w,
-                                          found, &o, &cap, counts, has_crlf, &scratch)
-            if failed:
-                raise MemoryError()
-            result = []
-            used = 0
-            for i in range(m):
-                if counts[i]:
-                    result.append((i, _spans(o + used, counts[i])))
-                    used += 6 * counts[i]
-            if crlf is not None:
-                for i in range(m):
-                    if has_crlf[i]:
-                        crlf.append(i)
-            return result
-        finally:
-            free(data)
-            free(kinds)
-            free(lengths)
-            free(counts)
-            free(has_crlf)
-            free(w)
-            free(found)
-            free(o)
-            free(scratch.data)
+        cdef CandidatesPass p = CandidatesPass(self, texts, segment_min, checks)
+        p.run()
+        return p.finish(crlf)
 
     def candidates(self, str text not None, index_t segment_min, ViewChecks checks=None):
         """Flat ``[line_start, line_end, start, end, mask, …]`` for the segments of ``text`` that
@@ -1760,6 +1729,90 @@ cdef class LineScanner:
             free(w)
             free(found)
             free(scratch.data)
+
+
+@cython.final
+cdef class CandidatesPass:
+    """``LineScanner.candidates_many`` prepared (texts checked, buffers allocated) to run
+    without the GIL (``ckn._passes``); :meth:`finish` gives its result."""
+
+    cdef ckn_pass c
+    cdef _ManyState s
+    cdef tuple items          # holds the strings while the pass reads them
+    cdef ViewChecks checks    # holds the checks s.plan points to
+    cdef readonly index_t length  # code points of all texts
+
+    def __cinit__(self, LineScanner scanner not None, texts, index_t segment_min,
+                  ViewChecks checks=None):
+        self.items = tuple(texts)
+        cdef index_t m = len(self.items), i, longest = 0
+        self.c.run = _many_run
+        self.c.state = &self.s
+        self.s.status = 1
+        self.s.m = m
+        self.s.segment_min = segment_min
+        for i in range(m):
+            if not isinstance(self.items[i], str):
+                raise CknTypeError(f"texts[{i}]: expected str, got {type(self.items[i]).__name__}")
+            self.length += PyUnicode_GET_LENGTH(self.items[i])
+            longest = max(longest, PyUnicode_GET_LENGTH(self.items[i]))
+        self.checks = checks
+        self.s.plan = scanner._plan
+        self.s.plan.checks = NULL if checks is None else &checks.c
+        self.s.data = <const void**>malloc((m + 1) * sizeof(void*))
+        self.s.kinds = <int*>malloc((m + 1) * sizeof(int))
+        self.s.lengths = <index_t*>malloc((m + 1) * sizeof(index_t))
+        self.s.counts = <index_t*>malloc((m + 1) * sizeof(index_t))
+        self.s.crlf = <uint8_t*>malloc(m + 1)
+        self.s.work = <uint8_t*>malloc(_work_size(longest, &self.s.plan))
+        self.s.cap = 6 * (m + 64)
+        self.s.out = <index_t*>malloc(self.s.cap * sizeof(index_t))
+        if not (self.s.data and self.s.kinds and self.s.lengths and self.s.counts and self.s.crlf
+                and self.s.work and self.s.out):
+            raise MemoryError()
+        if checks is not None:
+            self.s.found = _new_found(&self.s.plan)
+        for i in range(m):
+            self.s.data[i] = PyUnicode_DATA(self.items[i])
+            self.s.kinds[i] = PyUnicode_KIND(self.items[i])
+            self.s.lengths[i] = PyUnicode_GET_LENGTH(self.items[i])
+
+    def __dealloc__(self):
+        free(self.s.data)
+        free(self.s.kinds)
+        free(self.s.lengths)
+        free(self.s.counts)
+        free(self.s.crlf)
+        free(self.s.work)
+        free(self.s.found)
+        free(self.s.out)
+        free(self.s.scratch.data)
+
+    def _pass(self):
+        return pass_capsule(&self.c)
+
+    def run(self):
+        """Run the pass here (the GIL released when the texts are long enough)."""
+        run_pass(&self.c, self.length >= NOGIL_MIN_WORK)
+
+    def finish(self, list crlf=None):
+        """The ``(i, spans)`` list of ``candidates_many``; appends to ``crlf`` (if given) the
+        indices of the texts holding ``\\r\\n``."""
+        if self.s.status == 1:
+            raise RuntimeError("CandidatesPass.finish: the pass has not run")
+        if self.s.status != CKN_OK:
+            raise MemoryError()
+        cdef index_t i, used = 0
+        result = []
+        for i in range(self.s.m):
+            if self.s.counts[i]:
+                result.append((i, _spans(self.s.out + used, self.s.counts[i])))
+                used += 6 * self.s.counts[i]
+        if crlf is not None:
+            for i in range(self.s.m):
+                if self.s.crlf[i]:
+                    crlf.append(i)
+        return result
 
 
 cdef class ViewChecks:

@@ -10,6 +10,7 @@ the ``def`` functions here validate, allocate Python-owned buffers, release the 
 status codes to :mod:`ckn.errors`. See docs/minhash.md.
 """
 
+cimport cython
 from cpython cimport array
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.object cimport Py_SIZE
@@ -26,6 +27,7 @@ from typing import NamedTuple
 
 from ckn.errors import CknMemoryError, CknTypeError, CknValueError
 from ckn.scanner import scan as _scan, text_hashes as _text_hashes
+from ckn._passes cimport ckn_pass, pass_capsule, run_pass
 from ckn.typedefs cimport CKN_OK, CKN_EINVAL, CKN_ENOMEM, hash_t, index_t, slot_t
 
 __all__ = [
@@ -1342,6 +1344,29 @@ cdef class SignatureMatrix:
     def __reduce__(self):
         return (SignatureMatrix, (self._data, self._shape[0], self._shape[1]))
 
+    def _gather(self, list rows, dict replaced):
+        """A new matrix whose row k is ``replaced[k]`` (a 1-row SignatureMatrix of as many
+        columns) where present, else row ``rows[k]`` of this one (the pack flow's survivors,
+        in fused order, from the signatures of the whole pool). O(len(rows) x columns)."""
+        cdef Py_ssize_t n = len(rows), cols = self._shape[1], k, r
+        cdef array.array out = array.clone(_SLOT_TEMPLATE, n * cols, False)
+        cdef slot_t* o = _sp(out)
+        cdef const slot_t* src
+        cdef SignatureMatrix one
+        for k in range(n):
+            if replaced and k in replaced:
+                one = replaced[k]
+                if one._shape[0] != 1 or one._shape[1] != cols:
+                    raise ValueError("SignatureMatrix._gather: replacement of another shape")
+                src = _sp(one._data)
+            else:
+                r = rows[k]
+                if not 0 <= r < self._shape[0]:
+                    raise IndexError(f"SignatureMatrix._gather: row {r} out of range")
+                src = _sp(self._data) + r * cols
+            memcpy(o + k * cols, src, cols * sizeof(slot_t))
+        return SignatureMatrix(out, n, cols)
+
 
 cdef array.array _sorted_unique(const slot_t[::1] xs):
     cdef Py_ssize_t m = xs.shape[0]
@@ -1671,6 +1696,11 @@ cdef class MinHasher:
     cdef SignatureMatrix _term_hash_signatures(self, const hash_t[::1] hashes, array.array toff,
                                                Py_ssize_t size, Py_ssize_t threads,
                                                array.array rows=None):
+        cdef SignaturePass one
+        if threads == 1:  # shingles and signatures in one GIL-free stretch
+            one = SignaturePass(self, hashes, toff, size, rows)
+            run_pass(&one.c, True)
+            return one.finish()
         cdef Py_ssize_t n = len(toff) - 1 if rows is None else len(rows), k, r, total = 0
         cdef index_t* tp = <index_t*>toff.data.as_voidptr
         cdef const index_t* rp = NULL if rows is None else <index_t*>rows.data.as_voidptr
@@ -1682,18 +1712,6 @@ cdef class MinHasher:
         cdef const hash_t* hp = &hashes[0] if hashes.shape[0] > 0 else NULL
         cdef slot_t* vp = _sp(values)
         cdef index_t* op = <index_t*>offsets.data.as_voidptr
-        cdef Py_ssize_t perms = self.permutations
-        cdef array.array out
-        cdef const slot_t* a = _sp(self._a)
-        cdef const slot_t* b = _sp(self._b)
-        cdef slot_t* sig
-        if threads == 1:  # shingles and signatures in one GIL-free stretch
-            out = array.clone(_SLOT_TEMPLATE, n * perms, False)
-            sig = _sp(out)
-            with nogil:
-                _csr_shingle_sets(hp, tp, rp, n, size, vp, op)
-                minhash_signatures(vp, op, n, a, b, perms, sig)
-            return SignatureMatrix(out, n, perms)
         with nogil:
             _csr_shingle_sets(hp, tp, rp, n, size, vp, op)
         return self._csr_signatures(values, offsets, n, threads)
@@ -1701,6 +1719,87 @@ cdef class MinHasher:
     def text_signature(self, text, /, shingle_size=3):
         """Signature of ``text_shingles(text, shingle_size)``."""
         return self.signature(text_shingles(text, shingle_size))
+
+
+ctypedef struct _SignatureState:
+    const hash_t* hashes
+    const index_t* term_offsets
+    const index_t* rows          # NULL: every sequence, in order
+    Py_ssize_t n                 # result rows
+    Py_ssize_t shingle_size
+    const slot_t* a
+    const slot_t* b
+    Py_ssize_t permutations
+    slot_t* out                  # n x permutations
+    int status                   # 1 until the pass has run
+
+
+cdef int _signature_run(void* state) noexcept nogil:
+    # The term offsets are read here, not when the pass is made: a scan pass may fill them
+    # first in the same stretch. The shingle sets are scratch, malloc'd for the run.
+    cdef _SignatureState* s = <_SignatureState*>state
+    cdef Py_ssize_t k, r, total = 0
+    for k in range(s.n):
+        r = k if s.rows == NULL else s.rows[k]
+        total += minhash_shingle_count(s.term_offsets[r + 1] - s.term_offsets[r], s.shingle_size)
+    cdef slot_t* values = <slot_t*>malloc((total if total > 0 else 1) * sizeof(slot_t))
+    cdef index_t* offsets = <index_t*>malloc((s.n + 1) * sizeof(index_t))
+    if values == NULL or offsets == NULL:
+        s.status = CKN_ENOMEM
+    else:
+        _csr_shingle_sets(s.hashes, s.term_offsets, s.rows, s.n, s.shingle_size, values, offsets)
+        minhash_signatures(values, offsets, s.n, s.a, s.b, s.permutations, s.out)
+        s.status = CKN_OK
+    free(values)
+    free(offsets)
+    return s.status
+
+
+@cython.final
+cdef class SignaturePass:
+    """``MinHasher.term_hash_signatures(hashes, term_offsets, shingle_size, rows=rows)`` (one
+    thread) prepared to run without the GIL (``ckn._passes``): the result allocated, the inputs
+    held and trusted (checked by the caller), the term offsets read only when it runs, so that
+    they may be a :class:`ckn.scanner.ScanPass`'s, filled by that pass first."""
+
+    cdef ckn_pass c
+    cdef _SignatureState s
+    cdef MinHasher hasher
+    cdef const hash_t[::1] hashes        # held until finish()
+    cdef const index_t[::1] term_offsets
+    cdef array.array rows
+    cdef array.array out
+
+    def __cinit__(self, MinHasher hasher not None, const hash_t[::1] hashes,
+                  const index_t[::1] term_offsets, Py_ssize_t shingle_size,
+                  array.array rows=None):
+        self.c.run = _signature_run
+        self.c.state = &self.s
+        self.s.status = 1
+        self.hasher, self.hashes, self.term_offsets, self.rows = hasher, hashes, term_offsets, rows
+        self.s.n = term_offsets.shape[0] - 1 if rows is None else len(rows)
+        self.s.hashes = &hashes[0] if hashes.shape[0] > 0 else NULL
+        self.s.term_offsets = &term_offsets[0]
+        self.s.rows = NULL if rows is None else <index_t*>rows.data.as_voidptr
+        self.s.shingle_size = shingle_size
+        self.s.a = _sp(hasher._a)
+        self.s.b = _sp(hasher._b)
+        self.s.permutations = hasher.permutations
+        self.out = array.clone(_SLOT_TEMPLATE, self.s.n * hasher.permutations, False)
+        self.s.out = _sp(self.out)
+
+    def _pass(self):
+        return pass_capsule(&self.c)
+
+    def finish(self):
+        """The :class:`SignatureMatrix` (n x permutations)."""
+        if self.s.status == 1:
+            raise RuntimeError("SignaturePass.finish: the pass has not run")
+        self.hashes = self.term_offsets = None  # (the scan may trim its arrays now)
+        if self.s.status != CKN_OK:
+            raise CknMemoryError(f"signatures: out of memory for the shingles of {self.s.n:,} "
+                                 f"sequences")
+        return SignatureMatrix(self.out, self.s.n, self.s.permutations)
 
 
 def similarity(sig1, sig2, /):

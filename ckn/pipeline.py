@@ -5,22 +5,24 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 :func:`pack` the overlap, utilities, knapsack values and the final status.
 """
 
+from array import array
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
-from .bm25 import bm25_scores_hashed
 from .context import _render
 from .errors import CknValueError, InputTypeError
-from ._dense import build_chunks, gather_hashes, knapsack_choice, sanitized_survivors
+from ._bm25 import Bm25Pass
+from ._dense import build_chunks, knapsack_choice, run_passes, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
-from .minhash import MinHasher, dedup, jaccard, shingle_hashes
+from .minhash import MinHasher, SignaturePass, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
 from .pool import _Columns, _parse_columns
 from .receipt import build_receipt
-from .sanitizer import REDACTION_MARKER, Redaction, content_without_markers, sanitize_texts
-from .scanner import scan, text_hashes
+from .sanitizer import (REDACTION_MARKER, Redaction, candidates_pass, content_without_markers,
+                        sanitized_by_pass)
+from .scanner import ScanPass, text_hashes
 from .similarity import cosine_scores
 
 __all__ = ["Chunk", "RankResult", "SanitizeResult", "PackResult", "Packer", "rank", "sanitize", "pack"]
@@ -221,17 +223,30 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     """The flow up to ``stage`` over a validated pool; each Chunk is built once, at the end.
 
     Per-chunk values live in lists indexed by fused position until then. One text pass
-    (docs/algorithms.md): the term hashes BM25 used are reused for the shingles whenever
-    sanitizing left the text exactly as it was; the MinHash kernel reads the survivors' rows
-    of them in place (one call, GIL released), or, when the sanitizer changed a text, one CSR
-    buffer of the survivors' hashes.
+    (docs/algorithms.md): the pool's text work runs in one stretch with the GIL released
+    (``ckn._passes``) — the scan's term hashes, BM25 over them and, to sanitize, the
+    sanitizer's compiled pass and the MinHash signatures of every text as it came; a survivor
+    whose text the sanitizer changed is signed again from its new term hashes.
     """
     params = cols.params
     ids, texts, cand_tokens = cols.ids, cols.texts, cols.tokens
     n = len(ids)
-    scanned = scan(texts)
+    scan_pass = ScanPass(texts, "texts")
     # Same scores as bm25_scores over terms(), bit for bit (see ckn.bm25.bm25_scores_hashed).
-    bm25 = bm25_scores_hashed(scanned, text_hashes(cols.query), k1=params.bm25_k1, b=params.bm25_b)
+    query = array("Q", dict.fromkeys(text_hashes(cols.query)))  # distinct, in order
+    bm25_pass = Bm25Pass(scan_pass.values, scan_pass.offsets, n, query, params.bm25_k1,
+                         params.bm25_b)
+    passes: tuple = (scan_pass, bm25_pass)
+    if stage != _RANK:
+        minhasher = hasher(params.minhash_permutations)
+        lines_pass = candidates_pass(texts)
+        signature_pass = SignaturePass(minhasher, scan_pass.values, scan_pass.offsets,
+                                       params.shingle_size)
+        passes += (lines_pass, signature_pass)
+    run_passes(passes, scan_pass.length)
+    bm25 = bm25_pass.finish()
+    pool_signatures = None if stage == _RANK else signature_pass.finish()
+    scanned = scan_pass.finish()  # (after the passes that read its arrays)
     if cols.query_embedding is None:
         dense = None
     elif cols.dense is not None:  # scored while validating (the common input shapes)
@@ -256,33 +271,31 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     redactions: list = [()] * n
     status = ["kept"] * n
     reason = ["kept after sanitize and dedup"] * n
-    changed = sanitize_texts(texts)  # only the texts the sanitizer changes or redacts
-    # survivors: fused positions of the non-empty chunks; replaced: survivor k -> term hashes
-    # of its changed text
+    changed = sanitized_by_pass(texts, lines_pass)  # only the texts it changes or redacts
+    # survivors: fused positions of the non-empty chunks; rows: their candidate indices;
+    # replaced: survivor k -> term hashes of its changed text
     survivors, rows, replaced, empty = sanitized_survivors(
         order, texts, changed, REDACTION_MARKER, content_without_markers, text_hashes,
         clean_texts, redactions)
     for pos in empty:
         status[pos] = "dropped_empty"
         reason[pos] = "every line was redacted" if redactions[pos] else "the text is empty"
-    if replaced:  # survivor k's term hashes: a CSR of the scanned rows and the changed texts'
-        term_hashes, term_offsets = gather_hashes(scanned.values, scanned.offsets, rows, replaced)
-        row_of = None
-    else:  # read in place: survivor k's are those of scanned row rows[k]
-        term_hashes, term_offsets, row_of = scanned.values, scanned.offsets, rows
-    term_view = memoryview(term_hashes)
     size = params.shingle_size
+    signatures = pool_signatures._gather(rows, {
+        k: minhasher.term_hash_signatures(h, [0, len(h)], size) for k, h in replaced.items()})
+    term_view, term_offsets = memoryview(scanned.values), scanned.offsets
     sets: dict[int, object] = {}
 
     def shingle_set(k: int):
         """Sorted distinct shingle hashes of survivor k (only built where needed)."""
         if k not in sets:
-            r = k if row_of is None else row_of[k]
-            sets[k] = shingle_hashes(term_view[term_offsets[r]:term_offsets[r + 1]], size)
+            h = replaced.get(k)
+            if h is None:
+                r = rows[k]
+                h = term_view[term_offsets[r]:term_offsets[r + 1]]
+            sets[k] = shingle_hashes(h, size)
         return sets[k]
 
-    signatures = hasher(params.minhash_permutations).term_hash_signatures(
-        term_hashes, term_offsets, size, rows=row_of)
     result = dedup(signatures, params.near_dup_threshold,
                    exact_sets=([shingle_set(k) for k in range(len(survivors))]
                                if params.dedup_exact else None))

@@ -5896,11 +5896,12 @@ def scan_line(line: str, *, prefilter: bool = True) -> RuleHit | None:
 
 try:
     from ._linescan import NON_ASCII as _linescan_NON_ASCII
+    from ._linescan import CandidatesPass as _CandidatesPass
     from ._linescan import SPACED_OUT as _linescan_SPACED_OUT
     from ._linescan import LineScanner as _LineScanner
     from ._linescan import ViewChecks as _ViewChecks
 except ImportError:  # pragma: no cover - source tree without the compiled extension
-    _LINE_SCANNER = _ViewChecks = None
+    _LINE_SCANNER = _ViewChecks = _CandidatesPass = None
     _NON_ASCII_BIT = _SPACED_BIT = 0
 else:
     _WORD_GROUPS, _CHAR_GROUP_BITS, _SCANNER_NEEDS = _group_bits()
@@ -5987,8 +5988,23 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
                 raise CknTypeError(f"texts[{i}]: expected str, got {type(text).__name__}")
         out = {i: sanitize_text(t) for i, t in enumerate(texts)}
         return {i: s for i, s in out.items() if s.redactions or s.text != texts[i]}
+    lines = candidates_pass(texts)
+    lines.run()
+    return sanitized_by_pass(texts, lines)
+
+
+def candidates_pass(texts: list):
+    """The compiled pass of :func:`sanitize_texts` over the list of str ``texts``, prepared to
+    run (``run()``, or with other passes in one GIL-free stretch: ``ckn._dense.run_passes``);
+    :func:`sanitized_by_pass` finishes the job. Needs the compiled extension."""
+    return _CandidatesPass(_LINE_SCANNER, texts, SEGMENT_MIN, _view_checks())
+
+
+def sanitized_by_pass(texts: list, lines) -> dict[int, SanitizedText]:
+    """:func:`sanitize_texts` of ``texts``, after its compiled pass ``lines``
+    (:func:`candidates_pass` of those texts) has run."""
     crlf: list[int] = []  # the texts holding "\r\n": sanitized below, line breaks normalized
-    found = _LINE_SCANNER.candidates_many(texts, SEGMENT_MIN, crlf, _view_checks())
+    found = lines.finish(crlf)
     skip = set(crlf)
     out = {}
     for i, spans in found:

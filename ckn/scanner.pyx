@@ -16,6 +16,7 @@ Han/Hiragana/Katakana runs into bigrams and hashing each piece's UTF-8 bytes as 
 scanning of a batch runs with the GIL released. See docs/algorithms.md, "One text pass".
 """
 
+cimport cython
 from cpython cimport array
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
@@ -25,7 +26,8 @@ from typing import NamedTuple
 
 from ckn.errors import CknMemoryError, CknTypeError
 from ckn.terms import normalize as _normalize
-from ckn.typedefs cimport NOGIL_MIN_WORK, hash_t, index_t
+from ckn._passes cimport ckn_pass, pass_capsule, run_pass
+from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
 
 __all__ = ["SIMD", "TermHashes", "scan", "text_hashes", "term_counts"]
 
@@ -484,21 +486,18 @@ cdef inline Py_ssize_t _max_terms(int kind, Py_ssize_t n) noexcept nogil:
     return scanner_ascii_max_terms(n) if kind == _KIND_ASCII else n
 
 
-cdef Py_ssize_t _scan_from(const void** data, const int* kinds, const Py_ssize_t* lengths,
-                           Py_ssize_t n, Py_ssize_t k, hash_t* out, Py_ssize_t cap,
-                           Py_ssize_t* used, index_t* offsets) noexcept nogil:
-    # Scans texts k, k + 1, ... into out[*used:cap] while each one's worst case fits (setting
-    # offsets[j + 1] and *used); returns the first text not scanned (n when all are).
-    while k < n:
-        if used[0] + _max_terms(kinds[k], lengths[k]) > cap:
-            return k
+cdef Py_ssize_t _scan_all(const void** data, const int* kinds, const Py_ssize_t* lengths,
+                         Py_ssize_t n, hash_t* out, index_t* offsets) noexcept nogil:
+    # Scans texts 0 .. n-1 into out (which holds the sum of their _max_terms), setting
+    # offsets[1 .. n]; returns the number of hashes written.
+    cdef Py_ssize_t k, used = 0
+    for k in range(n):
         if kinds[k] == _KIND_ASCII:
-            used[0] += scanner_ascii_terms(<const unsigned char*>data[k], lengths[k], out + used[0])
+            used += scanner_ascii_terms(<const unsigned char*>data[k], lengths[k], out + used)
         else:
-            used[0] += _ucs_terms(data[k], kinds[k], lengths[k], out + used[0])
-        offsets[k + 1] = used[0]
-        k += 1
-    return n
+            used += _ucs_terms(data[k], kinds[k], lengths[k], out + used)
+        offsets[k + 1] = used
+    return used
 
 
 # ---------------------------------------------------------------------------------------------
@@ -524,19 +523,48 @@ TermHashes.__doc__ = (
     "values[offsets[k]:offsets[k + 1]] (values is array('Q'), offsets array('q') of n + 1).")
 
 
-cdef _scan_list(list texts, str name):
-    cdef Py_ssize_t n = len(texts), k, total = 0, used = 0
-    cdef list keep = [None] * n
-    cdef const void** data = <const void**>malloc((n if n > 0 else 1) * sizeof(void*))
-    cdef int* kinds = <int*>malloc((n if n > 0 else 1) * sizeof(int))
-    cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
-    cdef array.array offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
-    cdef index_t* offsets_p
-    cdef hash_t* out
-    cdef Py_ssize_t cap = 0
-    cdef array.array values
-    try:
-        if data == NULL or kinds == NULL or lengths == NULL:
+ctypedef struct _ScanState:
+    const void** data       # each text's PEP 393 data (ASCII texts as bytes)
+    int* kinds              # _KIND_ASCII or the PEP 393 kind
+    Py_ssize_t* lengths     # code points
+    Py_ssize_t n
+    hash_t* out             # room for every text's worst case (_max_terms)
+    index_t* offsets        # n + 1
+    Py_ssize_t used         # hashes written; -1 until the pass has run
+
+
+cdef int _scan_run(void* state) noexcept nogil:
+    cdef _ScanState* s = <_ScanState*>state
+    s.offsets[0] = 0
+    s.used = _scan_all(s.data, s.kinds, s.lengths, s.n, s.out, s.offsets)
+    return CKN_OK
+
+
+@cython.final
+cdef class ScanPass:
+    """:func:`scan` of a list of texts, prepared (texts checked and normalised, the result's
+    arrays allocated with room for every text's worst case: a term every other byte of an
+    ASCII text, one per code point of any other), to be run without the GIL (``ckn._passes``)
+    and read by later passes (``values``, ``offsets``) before :meth:`finish` trims it."""
+
+    cdef ckn_pass c
+    cdef _ScanState s
+    cdef list keep                   # the (normalised) strings the pass reads
+    cdef readonly array.array values
+    cdef readonly array.array offsets
+    cdef readonly Py_ssize_t length  # code points of all texts
+
+    def __cinit__(self, list texts, str name):
+        cdef Py_ssize_t n = len(texts), k, cap = 0
+        self.s.used = -1
+        self.s.n = n
+        self.c.run = _scan_run
+        self.c.state = &self.s
+        self.keep = [None] * n
+        self.s.data = <const void**>malloc((n if n > 0 else 1) * sizeof(void*))
+        self.s.kinds = <int*>malloc((n if n > 0 else 1) * sizeof(int))
+        self.s.lengths = <Py_ssize_t*>malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+        if self.s.data == NULL or self.s.kinds == NULL or self.s.lengths == NULL:
             raise CknMemoryError(f"{name}: out of memory")
         for k in range(n):
             t = texts[k]
@@ -545,42 +573,45 @@ cdef _scan_list(list texts, str name):
                                    else f"{name}[{k}]: expected str, got {type(t).__name__}")
             if type(t) is not str or not PyUnicode_IS_ASCII(t):
                 t = _normalize(t)
-            keep[k] = t
-            lengths[k] = PyUnicode_GET_LENGTH(t)
-            data[k] = PyUnicode_DATA(t)
-            kinds[k] = _KIND_ASCII if PyUnicode_IS_ASCII(t) else PyUnicode_KIND(t)
-            total += lengths[k]
-        # Scanned straight into the result (no copy): room for a word of 3 bytes and a
-        # separator on average, grown with the GIL held when a text's worst case (a term
-        # every other byte) does not fit, trimmed at the end (realloc: no copy either).
-        cap = total // 4 + 16
-        try:
-            values = array.clone(_HASH_TEMPLATE, cap, False)
+            self.keep[k] = t
+            self.s.lengths[k] = PyUnicode_GET_LENGTH(t)
+            self.s.data[k] = PyUnicode_DATA(t)
+            self.s.kinds[k] = _KIND_ASCII if PyUnicode_IS_ASCII(t) else PyUnicode_KIND(t)
+            self.length += self.s.lengths[k]
+            cap += _max_terms(self.s.kinds[k], self.s.lengths[k])
+        try:  # (untouched room costs address space, not memory)
+            self.values = array.clone(_HASH_TEMPLATE, cap, False)
+            self.offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
         except MemoryError:
             raise CknMemoryError(f"{name}: out of memory") from None
-        offsets_p = <index_t*>offsets.data.as_voidptr
-        offsets_p[0] = 0
-        k = 0
-        while True:
-            out = <hash_t*>values.data.as_voidptr
-            if total >= NOGIL_MIN_WORK:  # a query's few words are not worth a GIL hand-off
-                with nogil:
-                    k = _scan_from(data, kinds, lengths, n, k, out, cap, &used, offsets_p)
-            else:
-                k = _scan_from(data, kinds, lengths, n, k, out, cap, &used, offsets_p)
-            if k == n:
-                break
-            cap = max(2 * cap, used + _max_terms(kinds[k], lengths[k]))
-            try:
-                array.resize(values, cap)
-            except MemoryError:
-                raise CknMemoryError(f"{name}: out of memory") from None
-        array.resize(values, used)
-        return TermHashes(values, offsets)
-    finally:
-        free(data)
-        free(kinds)
-        free(lengths)
+        self.s.out = <hash_t*>self.values.data.as_voidptr
+        self.s.offsets = <index_t*>self.offsets.data.as_voidptr
+
+    def __dealloc__(self):
+        free(self.s.data)
+        free(self.s.kinds)
+        free(self.s.lengths)
+
+    def _pass(self):
+        return pass_capsule(&self.c)
+
+    def run(self):
+        """Run the pass here (the GIL released when the texts are long enough)."""
+        run_pass(&self.c, self.length >= NOGIL_MIN_WORK)  # (a query's few words: not worth it)
+
+    def finish(self):
+        """The :class:`TermHashes` (``values`` trimmed to the hashes written)."""
+        if self.s.used < 0:
+            raise RuntimeError("ScanPass.finish: the pass has not run")
+        if len(self.values) != self.s.used:  # (BufferError while a later pass still reads it)
+            del self.values[self.s.used:]
+        return TermHashes(self.values, self.offsets)
+
+
+cdef _scan_list(list texts, str name):
+    cdef ScanPass p = ScanPass(texts, name)
+    p.run()
+    return p.finish()
 
 
 def scan(texts, /):

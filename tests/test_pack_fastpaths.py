@@ -571,42 +571,6 @@ def test_sanitized_survivors_reject_bad_columns():
         _dense.sanitized_survivors([1], ["a"], {}, _MARKER, str, str, [None], [()])
 
 
-@given(st.lists(st.lists(st.integers(0, 2**64 - 1), max_size=5), max_size=6), st.data())
-def test_gather_hashes_equals_slicing(rows, data):
-    values = array.array("Q", [h for r in rows for h in r])
-    offsets = array.array("q", [0])
-    for r in rows:
-        offsets.append(offsets[-1] + len(r))
-    pick = data.draw(st.lists(st.integers(0, max(len(rows) - 1, 0)), max_size=8)) if rows else []
-    replaced = {k: array.array("Q", data.draw(st.lists(st.integers(0, 2**64 - 1), max_size=4)))
-                for k in range(len(pick)) if data.draw(st.booleans())}
-    got_values, got_offsets = _dense.gather_hashes(values, offsets, pick, replaced)
-    parts = [replaced[k].tolist() if k in replaced else rows[r] for k, r in enumerate(pick)]
-    assert got_values.tolist() == [h for p in parts for h in p]
-    want_offsets = [0]
-    for p in parts:
-        want_offsets.append(want_offsets[-1] + len(p))
-    assert got_offsets.tolist() == want_offsets
-    with pytest.raises(IndexError):
-        _dense.gather_hashes(values, offsets, [len(rows)], {})
-
-
-def test_gather_hashes_copies_without_the_gil_above_the_threshold():
-    # 200,000 values: the copy runs in the nogil branch; replaced rows and empty rows mixed in.
-    rows = [list(range(k * 1000, k * 1000 + (k % 7) * 5000)) for k in range(12)]
-    values = array.array("Q", [h for r in rows for h in r])
-    offsets = array.array("q", [0])
-    for r in rows:
-        offsets.append(offsets[-1] + len(r))
-    pick = [11, 0, 3, 3, 6, 9, 1]
-    replaced = {2: array.array("Q", range(70_000)), 5: array.array("Q")}
-    got_values, got_offsets = _dense.gather_hashes(values, offsets, pick, replaced)
-    parts = [replaced[k].tolist() if k in replaced else rows[r] for k, r in enumerate(pick)]
-    assert got_values.tolist() == [h for p in parts for h in p]
-    assert got_offsets.tolist() == [sum(map(len, parts[:k])) for k in range(len(parts) + 1)]
-    assert len(got_values) > 65_536
-
-
 def knapsack_choice_reference(survivors, status, reason, order, ids, rrf, overlap, lam, scale,
                               utility, value, tokens, budget, recount):
     """SPEC §8 in plain Python: what ``_dense.knapsack_choice`` must do."""
