@@ -246,7 +246,8 @@ cdef extern from *:
     /* The cosine's two sums of each list: for k < m (each list of length d) and j = at[k],
        sums[2j] = the sum of q[i] * value and sums[2j + 1] = the sum of value * value over
        lists[k]'s items, each left to right (as _cosine_sums computes them from a row), when
-       every item is an exact float and finite: 1; else 0. Two lists are read side by side (a
+       every item is an exact float and each sum of squares is finite (so is every item): 1;
+       else 0. Two lists are read side by side (a
        list's sums are chains of dependent additions, two lists' are independent), the float
        objects `ahead` items on prefetched, into the lists after them near their end (read
        cold, the objects are memory-bound, and the hardware prefetcher stops at page ends).
@@ -257,32 +258,44 @@ cdef extern from *:
     static int ckn_exact_float_sums(PyObject** lists, const Py_ssize_t* at, Py_ssize_t m,
                                     Py_ssize_t d, Py_ssize_t ahead, const double* q,
                                     double* sums) {
-        uint64_t special = 0;
         Py_ssize_t k, i;
         if (ahead > d) ahead = d;
         for (k = 0; k < m; k += 2) {    /* lists k and k + 1 (k again when m is odd) */
             Py_ssize_t k2 = k + 1 < m ? k + 1 : k;
             PyObject** a = ckn_list_items(lists[k]);
             PyObject** b = ckn_list_items(lists[k2]);
-            PyObject** next_a = k + 2 < m ? ckn_list_items(lists[k + 2]) : NULL;
-            PyObject** next_b = k2 + 2 < m ? ckn_list_items(lists[k2 + 2]) : NULL;
+            /* past the end, item i + ahead - d of the next lists (else item i again) */
+            PyObject** next_a = k + 2 < m ? ckn_list_items(lists[k + 2]) : a + (d - ahead);
+            PyObject** next_b = k2 + 2 < m ? ckn_list_items(lists[k2 + 2]) : b + (d - ahead);
+            PyObject *ea, *eb;
             double uv_a = 0.0, vsq_a = 0.0, uv_b = 0.0, vsq_b = 0.0, x, y;
             for (i = 0; i < d; i++) {
-                ckn_prefetch(ckn_item_ahead(a, next_a, i, ahead, d));
-                ckn_prefetch(ckn_item_ahead(b, next_b, i, ahead, d));
-                if (!ckn_float_value(a[i], &x, &special) || !ckn_float_value(b[i], &y, &special))
-                    return 0;
+                if (i < d - ahead) {
+                    ckn_prefetch(a[i + ahead]);
+                    ckn_prefetch(b[i + ahead]);
+                } else {
+                    ckn_prefetch(next_a[i + ahead - d]);
+                    ckn_prefetch(next_b[i + ahead - d]);
+                }
+                ea = a[i];
+                eb = b[i];
+                if (Py_TYPE(ea) != &PyFloat_Type || Py_TYPE(eb) != &PyFloat_Type) return 0;
+                x = PyFloat_AS_DOUBLE(ea);
+                y = PyFloat_AS_DOUBLE(eb);
                 vsq_a += x * x;
                 uv_a += q[i] * x;
                 vsq_b += y * y;
                 uv_b += q[i] * y;
             }
+            /* a sum of squares is finite exactly when every value is finite and nothing
+               overflowed (NaN and infinity carry through it): else the rows' path decides */
+            if (!isfinite(vsq_a) || !isfinite(vsq_b)) return 0;
             sums[2 * at[k]] = uv_a;
             sums[2 * at[k] + 1] = vsq_a;
             sums[2 * at[k2]] = uv_b;
             sums[2 * at[k2] + 1] = vsq_b;
         }
-        return special >> 63 == 0;
+        return 1;
     }
     """
     void ckn_prefetch(const void* p) noexcept nogil

@@ -353,6 +353,27 @@ def test_float_lists_are_read_whole_across_the_prefetch_distance(dim):
                                              f"got {dim + 1}")
 
 
+@pytest.mark.parametrize("count", [5, 6])
+def test_lists_of_floats_summed_as_read_give_the_python_checks_errors(count):
+    # Only exact floats: the cosine's sums are taken as the lists are read, two side by side.
+    # A non-finite value in either list of a pair (or the odd last one) is the Python checks'
+    # exact error; finite values whose squares overflow are scored by the rescaling path.
+    dim = 300
+    raw = [{"id": f"c{k}", "tokens": k, "text": "t",
+            "embedding": [((k * dim + i) % 89) * 0.25 - 7.0 for i in range(dim)]}
+           for k in range(count)]
+    pool, _ = scored_in_validation(raw, [(i % 11) - 5.0 for i in range(dim)])
+    for k, i, bad in [(0, dim - 1, math.nan), (1, 0, math.inf), (2, 7, -math.inf),
+                      (count - 1, dim // 2, math.nan)]:
+        saved = raw[k]["embedding"][i]
+        raw[k]["embedding"][i] = bad
+        assert outcome(scored_columns, pool) == (
+            InputError, f"candidates[{k}].embedding[{i}]: expected a finite number, got {bad}")
+        raw[k]["embedding"][i] = saved
+    raw[count - 2]["embedding"][5] = 1e200
+    scored_in_validation(raw, [(i % 11) - 5.0 for i in range(dim)])
+
+
 def test_a_key_that_drops_an_earlier_embedding_while_validating_is_harmless():
     # The compiled pass looks the fields up in every dict before it reads the float lists; a
     # key whose __eq__ runs Python code there (a hash equal to "embedding"'s) may drop an
