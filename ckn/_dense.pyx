@@ -628,6 +628,9 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
             # exact finite floats only (the common case): their sums as they are read, without
             # rows (status 5); else their rows, ints included, scored with the others
             summed = 0  # rows whose sums are taken: what is left for them is O(1) each
+            for j in range(n_lists):  # (a key's __eq__ may have resized one since the walk)
+                if PyList_GET_SIZE(<object>lists[j]) != dim:
+                    return None
             if n_lists and ckn_exact_float_sums(lists, list_k, n_lists, dim, _PREFETCH_AHEAD,
                                                 query.data.as_doubles, given):
                 for j in range(n_lists):

@@ -401,6 +401,31 @@ def test_a_key_that_drops_an_earlier_embedding_while_validating_is_harmless():
     assert got[3] == [1.0, pytest.approx(dim ** -0.5)]
 
 
+def test_a_key_that_resizes_an_earlier_embedding_while_validating_is_harmless():
+    # The same key may empty a list the pass has already measured: it measures the lists
+    # again before reading them, and the Python checks decide (here: a wrong length).
+    dim = 300
+    first = [1.0] * dim
+    raw = [{"id": "a", "tokens": 1, "text": "x", "embedding": first}]
+    armed = []
+
+    class Meddler:
+        def __hash__(self):
+            return hash("embedding")
+
+        def __eq__(self, other):
+            if armed:
+                first.clear()
+                armed.clear()
+            return NotImplemented
+
+    raw.append({"id": "b", "tokens": 1, "text": "y", Meddler(): 0, "embedding": [2.0] * dim})
+    armed.append(True)
+    query = array.array("d", [1.0] * dim)
+    assert _dense.candidate_columns(raw, dim, query, similarity.score_fallback(query)) is None
+    assert not armed and first == []
+
+
 def test_unusable_buffers_are_input_errors():
     released = memoryview(array.array("d", [1.0, 2.0]))
     released.release()
