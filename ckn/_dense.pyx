@@ -499,7 +499,7 @@ cdef double* _block_row(double** block, Py_ssize_t rows_left, Py_ssize_t dim,
     return block[0] + (used[0] - 1) * dim
 
 
-def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None):
+def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None, prepare=None):
     """The common case of SPEC §3 candidate validation in one pass, or ``None``.
 
     ``raw`` must be a list of exact dicts, each with an exact non-empty str ``id`` (all
@@ -522,7 +522,11 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     lists of exact floats summed as they are read (the cosine's two sums, without a copy;
     other lists are copied into the block), no row arrays are made; ``fallback(k, row)``
     scores a row the kernel leaves to Python (a squared norm out of range, see
-    ``_cosine_all``; for a summed list, ``row`` is the list).
+    ``_cosine_all``; for a summed list, ``row`` is the list). With ``query``, ``prepare``
+    (optional) is called once the float lists are read, with the texts list, and returns
+    ``(passes, work)``: passes as ``run_passes`` takes them, run right after the scoring in
+    the same GIL-free stretch (so that the pack flow gives up the GIL once for both), and
+    always run when the columns are returned.
     """
     if type(raw) is not list:
         return None
@@ -558,6 +562,9 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
     cdef double* given = <double*>malloc(2 * size * sizeof(double)) if score else NULL
     cdef Py_ssize_t n_lists = 0, j, summed
     cdef array.array scratch
+    cdef Py_ssize_t work = 0, n_passes = 0   # prepare's passes
+    cdef list capsules = []
+    cdef ckn_pass** ps = NULL
     try:
         if views == NULL or rows == NULL or (score and (status == NULL or values == NULL
                                                         or narrow == NULL or lists == NULL
@@ -639,14 +646,22 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
             elif n_lists and not _float_rows(lists, list_rows, n_lists, dim):
                 return None
             scratch = array.clone(_DOUBLE_TEMPLATE, 3 * 32 + 1, False)
-            if (n - summed) * dim >= NOGIL_MIN_WORK:
+            if prepare is not None:  # (Python code: after the lists are read)
+                passes, work = prepare(texts)
+                ps = _pass_array(passes, capsules)
+                n_passes = len(passes)
+            if (n - summed) * dim >= NOGIL_MIN_WORK or work >= NOGIL_MIN_WORK:
                 with nogil:
                     finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows,
                                               n, values, status, scratch.data.as_doubles, narrow,
                                               given)
+                    if finite:
+                        _run_all(ps, n_passes)
             else:
                 finite = _check_and_score(query.data.as_doubles, dim, <const double**>rows, n,
                                           values, status, scratch.data.as_doubles, narrow, given)
+                if finite:
+                    _run_all(ps, n_passes)
         elif held * dim >= NOGIL_MIN_WORK:
             with nogil:
                 finite = _copy_finite_rows(views, rows, held, dim)
@@ -676,6 +691,7 @@ def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None
         free(narrow)
         free(lists)
         free(list_k)
+        free(ps)
         free(list_rows)
         free(given)
 
@@ -1095,14 +1111,10 @@ def run_passes(tuple passes, Py_ssize_t work):
     code points they read) is at least ``NOGIL_MIN_WORK``, stopping at the first that fails;
     each one's ``finish()`` then gives its result or raises. A pass may read what an earlier
     one wrote (a BM25 pass the scan's term hashes)."""
-    cdef Py_ssize_t n = len(passes), i
-    cdef list capsules = [p._pass() for p in passes]  # (the passes hold their own state)
-    cdef ckn_pass** ps = <ckn_pass**>malloc((n if n > 0 else 1) * sizeof(ckn_pass*))
-    if ps == NULL:
-        raise MemoryError()
+    cdef list capsules = []  # (the passes hold their own state)
+    cdef ckn_pass** ps = _pass_array(passes, capsules)
+    cdef Py_ssize_t n = len(passes)
     try:
-        for i in range(n):
-            ps[i] = pass_of(capsules[i])
         if work >= NOGIL_MIN_WORK:
             with nogil:
                 _run_all(ps, n)
@@ -1110,6 +1122,18 @@ def run_passes(tuple passes, Py_ssize_t work):
             _run_all(ps, n)
     finally:
         free(ps)
+
+
+cdef ckn_pass** _pass_array(tuple passes, list capsules) except NULL:
+    """The passes' C halves, malloc'd (the caller frees it); ``capsules`` holds their capsules."""
+    cdef Py_ssize_t n = len(passes), i
+    capsules.extend([p._pass() for p in passes])
+    cdef ckn_pass** ps = <ckn_pass**>malloc((n if n > 0 else 1) * sizeof(ckn_pass*))
+    if ps == NULL:
+        raise MemoryError()
+    for i in range(n):
+        ps[i] = pass_of(capsules[i])
+    return ps
 
 
 cdef void _run_all(ckn_pass** ps, Py_ssize_t n) noexcept nogil:

@@ -7,6 +7,7 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 
 from array import array
 from collections.abc import Callable, Mapping
+from functools import partial
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
@@ -179,10 +180,11 @@ class Packer:
         args = ", ".join(f"{k}={v!r}" for k, v in self._explicit.items())
         return f"Packer({args})"
 
-    def _pool(self, pool, fields) -> _Columns:
+    def _pool(self, pool, fields, stage: int) -> _Columns:
         if pool is None:
             pool = {}
-        return _parse_columns(pool, {**self._explicit, **fields}, cosine=True)
+        return _parse_columns(pool, {**self._explicit, **fields}, cosine=True,
+                              text_passes=partial(_text_passes, self._hasher, stage))
 
     def _hasher(self, permutations: int) -> MinHasher:
         hasher = self._hashers.get(permutations)
@@ -192,12 +194,12 @@ class Packer:
 
     def rank(self, pool: Mapping | None = None, /, **fields) -> RankResult:
         """Rank a pool (SPEC §5). ``pool`` is the JSON-shaped dict; ``fields`` override it."""
-        cols = self._pool(pool, fields)
-        return RankResult(_run(cols, None, None, _RANK), cols.params)
+        cols = self._pool(pool, fields, _RANK)
+        return RankResult(_run(cols, self._hasher, None, _RANK), cols.params)
 
     def sanitize(self, pool: Mapping | None = None, /, **fields) -> SanitizeResult:
         """Rank, then redact and dedup (SPEC §6, §7)."""
-        cols = self._pool(pool, fields)
+        cols = self._pool(pool, fields, _SANITIZE)
         return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE), cols.params)
 
     def pack(self, pool: Mapping | None = None, /, **fields) -> PackResult:
@@ -209,7 +211,7 @@ class Packer:
         >>> result.receipt["selected_ids"], result.receipt["total_tokens"]
         (['a'], 60)
         """
-        cols = self._pool(pool, fields)
+        cols = self._pool(pool, fields, _PACK)
         chunks = _run(cols, self._hasher, self._count_tokens, _PACK)
         context = _render([(c.id, c.text) for c in chunks if c.status == "selected"])
         return PackResult(chunks, cols.params, context)
@@ -218,7 +220,25 @@ class Packer:
 _RANK, _SANITIZE, _PACK = 1, 2, 3
 
 
-def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
+def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, params: Params,
+                 texts: list) -> tuple[tuple, int]:
+    """The pool's text work up to ``stage``, prepared to run in one GIL-free stretch
+    (``ckn._passes``), and its size in code points: the scan's term hashes and BM25 over them;
+    to sanitize, also the sanitizer's compiled pass and the MinHash signatures of every text
+    as it came."""
+    scan_pass = ScanPass(texts, "texts")
+    # Same scores as bm25_scores over terms(), bit for bit (see ckn.bm25.bm25_scores_hashed).
+    distinct = array("Q", dict.fromkeys(text_hashes(query)))
+    passes: tuple = (scan_pass, Bm25Pass(scan_pass.values, scan_pass.offsets, len(texts),
+                                         distinct, params.bm25_k1, params.bm25_b))
+    if stage != _RANK:
+        passes += (candidates_pass(texts),
+                   SignaturePass(hasher(params.minhash_permutations), scan_pass.values,
+                                 scan_pass.offsets, params.shingle_size))
+    return passes, scan_pass.length
+
+
+def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
          count_tokens: TokenCounter | None, stage: int) -> tuple[Chunk, ...]:
     """The flow up to ``stage`` over a validated pool; each Chunk is built once, at the end.
 
@@ -231,19 +251,13 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
     params = cols.params
     ids, texts, cand_tokens = cols.ids, cols.texts, cols.tokens
     n = len(ids)
-    scan_pass = ScanPass(texts, "texts")
-    # Same scores as bm25_scores over terms(), bit for bit (see ckn.bm25.bm25_scores_hashed).
-    query = array("Q", dict.fromkeys(text_hashes(cols.query)))  # distinct, in order
-    bm25_pass = Bm25Pass(scan_pass.values, scan_pass.offsets, n, query, params.bm25_k1,
-                         params.bm25_b)
-    passes: tuple = (scan_pass, bm25_pass)
+    passes = cols.passes  # run while validating, with the cosine (the common input shapes)
+    if passes is None:
+        passes, work = _text_passes(hasher, stage, cols.query, params, texts)
+        run_passes(passes, work)
+    scan_pass, bm25_pass = passes[:2]
     if stage != _RANK:
-        minhasher = hasher(params.minhash_permutations)
-        lines_pass = candidates_pass(texts)
-        signature_pass = SignaturePass(minhasher, scan_pass.values, scan_pass.offsets,
-                                       params.shingle_size)
-        passes += (lines_pass, signature_pass)
-    run_passes(passes, scan_pass.length)
+        lines_pass, signature_pass = passes[2:]
     bm25 = bm25_pass.finish()
     pool_signatures = None if stage == _RANK else signature_pass.finish()
     scanned = scan_pass.finish()  # (after the passes that read its arrays)
@@ -281,6 +295,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher] | None,
         status[pos] = "dropped_empty"
         reason[pos] = "every line was redacted" if redactions[pos] else "the text is empty"
     size = params.shingle_size
+    minhasher = hasher(params.minhash_permutations)
     signatures = pool_signatures._gather(rows, {
         k: minhasher.term_hash_signatures(h, [0, len(h)], size) for k, h in replaced.items()})
     term_view, term_offsets = memoryview(scanned.values), scanned.offsets

@@ -6,7 +6,7 @@ naming the JSON path (``candidates[3].tokens``) and the rule.
 
 import math
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -163,16 +163,20 @@ class _Columns:
     else ``dense`` is ``None``."""
 
     __slots__ = ("query", "query_embedding", "ids", "tokens", "texts", "embeddings", "dense",
-                 "params")
+                 "params", "passes")
 
 
 def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
-                   base: Params | None = None, cosine: bool = False) -> _Columns:
+                   base: Params | None = None, cosine: bool = False,
+                   text_passes: Callable | None = None) -> _Columns:
     """:func:`parse_pool`'s validation, same checks in the same order, into :class:`_Columns`.
 
     With ``cosine``, the compiled pass may also score the embeddings against the query (the
     values of ``ckn.similarity.cosine_scores``) straight from the input, without making the
-    per-candidate arrays: then ``dense`` holds the scores and ``embeddings`` is ``None``."""
+    per-candidate arrays: then ``dense`` holds the scores and ``embeddings`` is ``None``.
+    ``text_passes(query, params, texts)`` (optional, with ``cosine``) returns ``(passes,
+    work)`` for ``ckn._dense.run_passes``; when the compiled pass scores the pool, it runs
+    them in its GIL-free stretch and ``passes`` holds them, run; else ``passes`` is None."""
     if not isinstance(data, Mapping):
         raise InputTypeError("", f"the pool must be a JSON object, got {_json_type(data)}")
     _check_top_level_keys(data)
@@ -201,12 +205,20 @@ def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
     out.query, out.query_embedding, out.params = query, query_embedding, params
     # The compiled pass takes the common case (JSON-shaped dicts, float lists) whole; any
     # other input goes through the checks below, which accept it or raise the exact error.
-    out.dense = None
+    out.dense = out.passes = None
     if _dense is not None and cosine and has_qe:
-        fast = _dense.candidate_columns(raw, dim, query_embedding, score_fallback(query_embedding))
+        prepared: list = []
+
+        def prepare(texts: list) -> tuple:
+            prepared.append(text_passes(query, params, texts))
+            return prepared[0]
+
+        fast = _dense.candidate_columns(raw, dim, query_embedding, score_fallback(query_embedding),
+                                        None if text_passes is None else prepare)
         if fast is not None:
             out.ids, out.tokens, out.texts, out.dense = fast
             out.embeddings = None
+            out.passes = prepared[0][0] if prepared else None
             return out
     fast = _dense.candidate_columns(raw, dim) if _dense is not None else None
     if fast is not None:
