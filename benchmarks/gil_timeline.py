@@ -12,11 +12,11 @@ One thread: it prints, per pack, the median of each stretch in order — G (GIL 
 (released) — and the total held. Alone nobody waits for the GIL, so these are the stretches a
 second thread has to fit around; the last line simulates two threads running them with one GIL
 taken first come first served (a waiting thread taking over 0, 10 or 30 µs after the release)
-and prints their rate as a multiple of one thread's. ``ckn.pack``'s order is validation, cosine
-(N), scan (N), BM25 (N), fusion and the sanitizer's set-up, the sanitizer pass (N), the rules
-on candidate lines, the survivors' marker test (N), the copy of their term hashes (N), MinHash
-(N), dedup (N), the knapsack's values, the knapsack (N), the result records, the context (its
-SHA-256: N).
+and prints their rate as a multiple of one thread's. ``ckn.pack``'s order is validation (with a
+list pool, reading its floats), then one stretch without the GIL for the cosine and the text
+passes (scan, BM25, the sanitizer's compiled pass, MinHash of every text: ``ckn._passes``),
+fusion and the rules on candidate lines, the survivors' marker test (N), dedup (N), the
+knapsack's values, the knapsack (N), the result records, the context (its SHA-256: N).
 
 ``--threads 2``: two threads pack their own halves of the pools at once; per thread, the medians
 per pack of the time holding the GIL, waiting for it and running without it, and the packs per
