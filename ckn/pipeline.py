@@ -221,12 +221,13 @@ _RANK, _SANITIZE, _PACK = 1, 2, 3
 
 
 def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, params: Params,
-                 texts: list) -> tuple[tuple, int]:
+                 texts: list, scan_pass: ScanPass | None = None) -> tuple[tuple, int]:
     """The pool's text work up to ``stage``, prepared to run in one GIL-free stretch
-    (``ckn._passes``), and its size in code points: the scan's term hashes and BM25 over them;
-    to sanitize, also the sanitizer's compiled pass and the MinHash signatures of every text
-    as it came."""
-    scan_pass = ScanPass(texts, "texts")
+    (``ckn._passes``), and its size in code points: the scan's term hashes (``scan_pass``, or
+    a new one) and BM25 over them; to sanitize, also the sanitizer's compiled pass and the
+    MinHash signatures of every text as it came."""
+    if scan_pass is None:
+        scan_pass = ScanPass(texts, "texts")
     # Same scores as bm25_scores over terms(), bit for bit (see ckn.bm25.bm25_scores_hashed).
     distinct = array("Q", dict.fromkeys(text_hashes(query)))
     passes: tuple = (scan_pass, Bm25Pass(scan_pass.values, scan_pass.offsets, len(texts),
@@ -251,9 +252,14 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     params = cols.params
     ids, texts, cand_tokens = cols.ids, cols.texts, cols.tokens
     n = len(ids)
-    passes = cols.passes  # run while validating, with the cosine (the common input shapes)
+    passes, cols.passes = cols.passes, None  # run while validating (the common input shapes)
     if passes is None:
         passes, work = _text_passes(hasher, stage, cols.query, params, texts)
+        run_passes(passes, work)
+    if not passes[0].complete:  # rare: texts denser in terms than the scan's first room
+        scan_pass, passes = passes[0], None  # (the later passes hold its arrays: let them go)
+        scan_pass.run()
+        passes, work = _text_passes(hasher, stage, cols.query, params, texts, scan_pass)
         run_passes(passes, work)
     scan_pass, bm25_pass = passes[:2]
     if stage != _RANK:

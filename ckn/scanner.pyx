@@ -19,7 +19,8 @@ scanning of a batch runs with the GIL released. See docs/algorithms.md, "One tex
 cimport cython
 from cpython cimport array
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 import array as _pyarray
 from typing import NamedTuple
@@ -27,7 +28,7 @@ from typing import NamedTuple
 from ckn.errors import CknMemoryError, CknTypeError
 from ckn.terms import normalize as _normalize
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
-from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
+from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
 
 __all__ = ["SIMD", "TermHashes", "scan", "text_hashes", "term_counts"]
 
@@ -486,18 +487,12 @@ cdef inline Py_ssize_t _max_terms(int kind, Py_ssize_t n) noexcept nogil:
     return scanner_ascii_max_terms(n) if kind == _KIND_ASCII else n
 
 
-cdef Py_ssize_t _scan_all(const void** data, const int* kinds, const Py_ssize_t* lengths,
-                         Py_ssize_t n, hash_t* out, index_t* offsets) noexcept nogil:
-    # Scans texts 0 .. n-1 into out (which holds the sum of their _max_terms), setting
-    # offsets[1 .. n]; returns the number of hashes written.
-    cdef Py_ssize_t k, used = 0
-    for k in range(n):
-        if kinds[k] == _KIND_ASCII:
-            used += scanner_ascii_terms(<const unsigned char*>data[k], lengths[k], out + used)
-        else:
-            used += _ucs_terms(data[k], kinds[k], lengths[k], out + used)
-        offsets[k + 1] = used
-    return used
+cdef inline Py_ssize_t _scan_one(const void* data, int kind, Py_ssize_t n,
+                                 hash_t* out) noexcept nogil:
+    # The term hashes of one text into out (which holds _max_terms(kind, n)); how many.
+    if kind == _KIND_ASCII:
+        return scanner_ascii_terms(<const unsigned char*>data, n, out)
+    return _ucs_terms(data, kind, n, out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -528,35 +523,73 @@ ctypedef struct _ScanState:
     int* kinds              # _KIND_ASCII or the PEP 393 kind
     Py_ssize_t* lengths     # code points
     Py_ssize_t n
-    hash_t* out             # room for every text's worst case (_max_terms)
+    hash_t* out             # room for cap hashes
+    Py_ssize_t cap
     index_t* offsets        # n + 1
-    Py_ssize_t used         # hashes written; -1 until the pass has run
+    Py_ssize_t next         # the first text not scanned; -1 until the pass has run
+    Py_ssize_t used         # hashes written
+    hash_t* spill           # a text whose worst case outgrows the room left is scanned here
+    Py_ssize_t spill_cap
+
+
+cdef enum:
+    _NEEDS_ROOM = 1         # the scan's status when the texts' terms outgrew its room
 
 
 cdef int _scan_run(void* state) noexcept nogil:
+    # Scans texts next, next + 1, ... into out; stops at a text whose terms do not fit the
+    # room left (_NEEDS_ROOM: the owner grows out, with the GIL, and runs it again).
     cdef _ScanState* s = <_ScanState*>state
-    s.offsets[0] = 0
-    s.used = _scan_all(s.data, s.kinds, s.lengths, s.n, s.out, s.offsets)
+    cdef Py_ssize_t k, worst, count
+    cdef hash_t* grown
+    if s.next < 0:
+        s.next = s.used = 0
+        s.offsets[0] = 0
+    for k in range(s.next, s.n):
+        worst = _max_terms(s.kinds[k], s.lengths[k])
+        if s.used + worst <= s.cap:
+            count = _scan_one(s.data[k], s.kinds[k], s.lengths[k], s.out + s.used)
+        else:  # its actual terms may still fit: scanned aside, then copied
+            if s.spill_cap < worst:
+                grown = <hash_t*>realloc(s.spill, worst * sizeof(hash_t))
+                if grown == NULL:
+                    s.next = k
+                    return CKN_ENOMEM
+                s.spill, s.spill_cap = grown, worst
+            count = _scan_one(s.data[k], s.kinds[k], s.lengths[k], s.spill)
+            if s.used + count > s.cap:
+                s.next = k
+                return _NEEDS_ROOM
+            memcpy(s.out + s.used, s.spill, count * sizeof(hash_t))
+        s.used += count
+        s.offsets[k + 1] = s.used
+    s.next = s.n
     return CKN_OK
 
 
 @cython.final
 cdef class ScanPass:
     """:func:`scan` of a list of texts, prepared (texts checked and normalised, the result's
-    arrays allocated with room for every text's worst case: a term every other byte of an
-    ASCII text, one per code point of any other), to be run without the GIL (``ckn._passes``)
-    and read by later passes (``values``, ``offsets``) before :meth:`finish` trims it."""
+    arrays allocated: room for a term per 4 code points, as a word of 3 letters and a space
+    take, plus 16), to be run without the GIL (``ckn._passes``) and read by later passes
+    (``values``, ``offsets``) before :meth:`finish` trims it. A text whose worst case (a term
+    every other byte of ASCII, one per code point otherwise) outgrows the room left is scanned
+    aside and copied when its terms fit; when they do not, the pass stops there (``complete``
+    is False) and :meth:`run` grows the room and goes on (so a later pass that holds the arrays
+    must let them go first: growing them under it is a ``BufferError``)."""
 
     cdef ckn_pass c
     cdef _ScanState s
     cdef list keep                   # the (normalised) strings the pass reads
+    cdef str name
     cdef readonly array.array values
     cdef readonly array.array offsets
     cdef readonly Py_ssize_t length  # code points of all texts
 
     def __cinit__(self, list texts, str name):
-        cdef Py_ssize_t n = len(texts), k, cap = 0
-        self.s.used = -1
+        cdef Py_ssize_t n = len(texts), k
+        self.name = name
+        self.s.next = -1
         self.s.n = n
         self.c.run = _scan_run
         self.c.state = &self.s
@@ -578,9 +611,9 @@ cdef class ScanPass:
             self.s.data[k] = PyUnicode_DATA(t)
             self.s.kinds[k] = _KIND_ASCII if PyUnicode_IS_ASCII(t) else PyUnicode_KIND(t)
             self.length += self.s.lengths[k]
-            cap += _max_terms(self.s.kinds[k], self.s.lengths[k])
-        try:  # (untouched room costs address space, not memory)
-            self.values = array.clone(_HASH_TEMPLATE, cap, False)
+        self.s.cap = self.length // 4 + 16
+        try:
+            self.values = array.clone(_HASH_TEMPLATE, self.s.cap, False)
             self.offsets = array.clone(_INDEX_TEMPLATE, n + 1, False)
         except MemoryError:
             raise CknMemoryError(f"{name}: out of memory") from None
@@ -591,18 +624,40 @@ cdef class ScanPass:
         free(self.s.data)
         free(self.s.kinds)
         free(self.s.lengths)
+        free(self.s.spill)
 
     def _pass(self):
         return pass_capsule(&self.c)
 
+    @property
+    def complete(self):
+        """Whether every text has been scanned."""
+        return self.s.next == self.s.n
+
     def run(self):
-        """Run the pass here (the GIL released when the texts are long enough)."""
-        run_pass(&self.c, self.length >= NOGIL_MIN_WORK)  # (a query's few words: not worth it)
+        """Run the pass, or what is left of it, here (the GIL released when the texts are long
+        enough), growing the room as needed."""
+        cdef int status
+        cdef Py_ssize_t cap
+        while True:
+            status = run_pass(&self.c, self.length >= NOGIL_MIN_WORK)  # (a query's few words:
+            if status == CKN_OK:                                       # not worth it)
+                return
+            if status == CKN_ENOMEM:
+                raise CknMemoryError(f"{self.name}: out of memory")
+            cap = max(2 * self.s.cap, self.s.used + _max_terms(self.s.kinds[self.s.next],
+                                                               self.s.lengths[self.s.next]))
+            try:  # (frombytes refuses while another pass holds the array)
+                self.values.frombytes(bytes((cap - self.s.cap) * sizeof(hash_t)))
+            except MemoryError:
+                raise CknMemoryError(f"{self.name}: out of memory") from None
+            self.s.cap = cap
+            self.s.out = <hash_t*>self.values.data.as_voidptr
 
     def finish(self):
         """The :class:`TermHashes` (``values`` trimmed to the hashes written)."""
-        if self.s.used < 0:
-            raise RuntimeError("ScanPass.finish: the pass has not run")
+        if self.s.next != self.s.n:
+            raise RuntimeError("ScanPass.finish: the pass has not run to its end")
         if len(self.values) != self.s.used:  # (BufferError while a later pass still reads it)
             del self.values[self.s.used:]
         return TermHashes(self.values, self.offsets)

@@ -70,16 +70,35 @@ def test_the_scan_keeps_its_room_while_a_later_pass_reads_it():
     assert list(scan_pass.finish().offsets) == [0, 3, 4]
 
 
-def test_a_scan_has_room_for_every_texts_worst_case():
-    # A term every other byte (ASCII) and every code point but one (a Han run's bigrams).
-    texts = ["a " * 3000 + "a", "東" * 2000, "é b " * 500]
+def test_a_scan_that_outgrows_its_room_stops_and_grows_once_let_go():
+    # Room for a term per 4 code points: one-letter words outgrow it. The scan stops at the
+    # first text whose terms do not fit, the passes after it do not run; it grows only once
+    # no pass holds its arrays, then finishes the rest.
+    texts = ["alarm retry budget " * 10, "a " * 3000 + "a", "東" * 2000, "é b " * 500]
     scan_pass, bm25, lines, signatures = _passes(texts, "a")
     _dense.run_passes((scan_pass, bm25, lines, signatures), 1 << 30)
-    bm25.finish()
-    signatures.finish()
+    assert not scan_pass.complete
+    with pytest.raises(RuntimeError, match="has not run"):
+        bm25.finish()
+    with pytest.raises(BufferError):
+        scan_pass.run()
+    del bm25, lines, signatures
+    scan_pass.run()
+    assert scan_pass.complete
     values, offsets = scan_pass.finish()
-    assert [offsets[k + 1] - offsets[k] for k in range(3)] == [3001, 1999, 1000]
-    assert list(values[offsets[1]:offsets[2]]) == list(term_hashes(terms(texts[1])))
+    assert [offsets[k + 1] - offsets[k] for k in range(4)] == [30, 3001, 1999, 1000]
+    assert [list(values[offsets[k]:offsets[k + 1]]) for k in range(4)] == [
+        list(term_hashes(terms(t))) for t in texts]
+
+
+def test_a_text_whose_worst_case_outgrows_the_room_left_is_scanned_aside():
+    # The last text's worst case (a term every other byte) is more than the room left, its
+    # terms are not: scanned aside and copied, the scan completes in one run.
+    texts = ["documentation words " * 200, "alpha beta gamma delta " * 20]
+    scan_pass, bm25, lines, signatures = _passes(texts, "beta")
+    _dense.run_passes((scan_pass, bm25, lines, signatures), 0)
+    assert scan_pass.complete
+    assert bm25.finish() == bm25_reference([terms(t) for t in texts], ["beta"], k1=1.2, b=0.75)
 
 
 @given(st.lists(st.lists(st.integers(0, 2**31 - 2), max_size=5), min_size=1, max_size=6),

@@ -130,6 +130,27 @@ def test_dedup_reads_a_redacted_chunks_sanitized_text():
     assert b.duplicate_estimate == 1.0 and b.duplicate_jaccard == 1.0
 
 
+@pytest.mark.parametrize("shape", [list, tuple])  # compiled validation, or the Python checks
+def test_a_pool_dense_in_terms_is_scanned_whole(shape):
+    # One-letter words outgrow the scan's first room (a term per 4 code points): the pack
+    # grows it and runs its text work again; scores and signatures are the texts' own.
+    from ckn.minhash import MinHasher, similarity
+    from ckn.terms import terms
+    from reference import bm25_reference
+    pairs = [x + y for x in "abcdefghijklmnopqrstuvwxyz" for y in "abcdefghijklmnopqrstuvwxyz"]
+    words = " ".join(pairs[k * 37 % len(pairs)] for k in range(2000))  # a term per 3 code points
+    texts = [words + " zz", words + " yy", "q " * 50]
+    pool = {"query": "ab q", "token_budget": 100, "query_embedding": [1.0, 0.5], "candidates": [
+        {"id": f"c{k}", "tokens": 10, "text": t, "embedding": shape([1.0, float(k)])}
+        for k, t in enumerate(texts)]}
+    chunks = {c.id: c for c in ckn.sanitize(pool).chunks}
+    assert [chunks[f"c{k}"].bm25_score for k in range(3)] == bm25_reference(
+        [terms(t) for t in texts], terms("ab q"))
+    sigs = MinHasher(64).text_signatures(texts)
+    dropped = [c for c in chunks.values() if c.status == "dropped_duplicate"]
+    assert len(dropped) == 1 and dropped[0].duplicate_estimate == similarity(sigs[0], sigs[1])
+
+
 def test_dedup_exact_confirms_with_exact_jaccard():
     base = " ".join(f"w{i}" for i in range(40))
     near = " ".join(f"w{i}" for i in range(40) if i not in (10, 25))

@@ -199,10 +199,11 @@ def test_scan_of_a_pool_above_the_nogil_threshold_keeps_every_hash():
 
 
 @pytest.mark.parametrize("dense_first", [True, False])
-def test_scan_has_room_when_texts_are_dense_in_terms(dense_first):
-    # The result has room for every text's worst case (a term every other byte of ASCII, one
-    # per code point of anything else): one-letter words, before or after plain text, ASCII
-    # and not, far more terms than a term per 4 code points.
+def test_scan_grows_its_result_when_texts_are_dense_in_terms(dense_first):
+    # The result starts with room for a term per 4 code points and grows (with the GIL held)
+    # when the texts' terms do not fit: one-letter words, before or after plain text, ASCII
+    # and not (a text whose worst case, a term every other one, outgrows the room left is
+    # scanned aside first).
     dense = ["a " * 5000, "b" + " c" * 3000, "é " * 2000, "x"]
     plain = ["documentation words " * 40, ""]
     texts = dense + plain if dense_first else plain + dense
