@@ -5976,8 +5976,8 @@ def sanitize_texts(texts) -> dict[int, SanitizedText]:
     """:func:`sanitize_text` of every string of the sequence ``texts``, for the texts it changes
     or redacts: ``{i: sanitize_text(texts[i])}`` for those ``i`` only (every other text comes
     out unchanged with no redactions). The compiled pass reads all texts in one call with the
-    GIL released (``LineScanner.candidates_many``), so a pool costs one C pass plus the rules
-    on its candidate segments. O(total length).
+    GIL released (:func:`candidates_pass`), so a pool costs one C pass plus the rules on its
+    candidate segments. O(total length).
     """
     if texts is None or isinstance(texts, (str, bytes)) or not hasattr(texts, "__iter__"):
         raise CknTypeError(f"texts: expected a sequence of str, got {type(texts).__name__}")
