@@ -1795,11 +1795,14 @@ cdef class SignaturePass:
         """The :class:`SignatureMatrix` (n x permutations)."""
         if self.s.status == 1:
             raise RuntimeError("SignaturePass.finish: the pass has not run")
+        if self.out is None:
+            raise RuntimeError("SignaturePass.finish: the matrix was handed out already")
         self.hashes = self.term_offsets = None  # (the scan may trim its arrays now)
         if self.s.status != CKN_OK:
             raise CknMemoryError(f"signatures: out of memory for the shingles of {self.s.n:,} "
                                  f"sequences")
-        return SignatureMatrix(self.out, self.s.n, self.s.permutations)
+        out, self.out = self.out, None  # (the matrix owns it now)
+        return SignatureMatrix(out, self.s.n, self.s.permutations)
 
 
 def similarity(sig1, sig2, /):

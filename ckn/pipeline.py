@@ -292,6 +292,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     status = ["kept"] * n
     reason = ["kept after sanitize and dedup"] * n
     changed = sanitized_by_pass(texts, lines_pass)  # only the texts it changes or redacts
+    del passes, scan_pass, bm25_pass, lines_pass, signature_pass  # (their scratch: see dedup)
     # survivors: fused positions of the non-empty chunks; rows: their candidate indices;
     # replaced: survivor k -> term hashes of its changed text
     survivors, rows, replaced, empty = sanitized_survivors(
@@ -304,6 +305,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     minhasher = hasher(params.minhash_permutations)
     signatures = pool_signatures._gather(rows, {
         k: minhasher.term_hash_signatures(h, [0, len(h)], size) for k, h in replaced.items()})
+    del pool_signatures  # (the survivors' rows are copied: the pool's go before dedup's)
     term_view, term_offsets = memoryview(scanned.values), scanned.offsets
     sets: dict[int, object] = {}
 

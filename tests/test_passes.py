@@ -12,7 +12,7 @@ from ckn import _dense, similarity
 from ckn._bm25 import Bm25Pass
 from ckn.minhash import MinHasher, SignaturePass, term_hashes
 from ckn.sanitizer import candidates_pass, sanitize_text, sanitized_by_pass
-from ckn.scanner import ScanPass, text_hashes
+from ckn.scanner import ScanPass, scan, text_hashes
 from ckn.terms import terms
 from reference import bm25_reference, minhash_signature_reference, shingle_hash_set_reference
 
@@ -148,3 +148,15 @@ def test_validation_runs_the_text_passes_right_after_the_scoring(work):
     assert len(made) == 2
     with pytest.raises(RuntimeError, match="has not run"):
         made[-1][1].finish()
+
+
+def test_a_signature_pass_hands_its_matrix_out_once():
+    # finish() gives the pass's buffer to the matrix (the pack drops the pool's signatures as
+    # soon as the survivors' are copied): a second finish() is an error, not a shared buffer.
+    texts = ["alarm retry budget", "x"]
+    scan_pass, bm25, lines, signatures = _passes(texts, "retry")
+    _dense.run_passes((scan_pass, bm25, lines, signatures), 0)
+    first = signatures.finish()
+    with pytest.raises(RuntimeError, match="handed out already"):
+        signatures.finish()
+    assert first == MH.term_hash_signatures(*scan(texts), 3)
