@@ -160,3 +160,22 @@ def test_a_signature_pass_hands_its_matrix_out_once():
     with pytest.raises(RuntimeError, match="handed out already"):
         signatures.finish()
     assert first == MH.term_hash_signatures(*scan(texts), 3)
+
+
+_DENSE = st.lists(st.sampled_from(["a", "b", "é", "東京", "ab", "alpha", " ", "  ", ".", "\n"]),
+                  max_size=400).map("".join)
+
+
+@settings(max_examples=150)
+@given(st.lists(_DENSE, min_size=1, max_size=8), st.sampled_from([0, 1 << 30]))
+def test_a_scan_whatever_its_room_gives_each_texts_hashes(texts, work):
+    # Texts dense and sparse in terms, in any order: a text is scanned in place, aside, or the
+    # scan stops for room; run again after the later passes let go, it gives every hash.
+    scan_pass, bm25, lines, signatures = _passes(texts, "a b")
+    _dense.run_passes((scan_pass, bm25, lines, signatures), work)
+    del bm25, lines, signatures  # (they hold its arrays)
+    if not scan_pass.complete:
+        scan_pass.run()
+    values, offsets = scan_pass.finish()
+    assert [list(values[offsets[k]:offsets[k + 1]]) for k in range(len(texts))] == [
+        list(term_hashes(terms(t))) for t in texts]

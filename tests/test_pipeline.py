@@ -417,6 +417,26 @@ def pools(draw, max_candidates=9):
 
 
 @given(pools())
+@settings(max_examples=100)
+def test_dedup_of_random_pools_reads_each_survivors_sanitized_text(pool):
+    # Against signatures made afresh from each survivor's sanitized content (marker lines
+    # removed), in fused order: a duplicate's estimate and a kept chunk's overlap.
+    from ckn.minhash import MinHasher, similarity
+    from ckn.sanitizer import content_without_markers
+    hasher, kept = MinHasher(64), {}
+    for c in ckn.sanitize(pool).chunks:
+        if c.status == "dropped_empty":
+            continue
+        signature = hasher.text_signature(content_without_markers(c.text))
+        if c.status == "dropped_duplicate":
+            assert c.duplicate_estimate == similarity(signature, kept[c.duplicate_of])
+        else:
+            assert c.overlap == max((similarity(signature, s) for s in kept.values()),
+                                    default=0.0)
+            kept[c.id] = signature
+
+
+@given(pools())
 @settings(max_examples=150)
 def test_random_pools_respect_budget_validate_and_match_brute_force(pool):
     result = ckn.pack(pool)
