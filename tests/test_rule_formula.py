@@ -462,11 +462,15 @@ def test_every_match_of_any_small_regex_satisfies_its_formula(pattern, data):
     formula = required(pattern)
     regex = re.compile(pattern, re.MULTILINE)
     texts = data.draw(st.lists(st.text("abc _", max_size=14), max_size=4))
-    try:
-        matching = st.from_regex(regex, alphabet="abc _")
-        texts += data.draw(st.lists(matching, min_size=1, max_size=4))
-    except Exception:  # a construct from_regex does not generate (e.g. some lookarounds)
-        pass
+    # from_regex generates a lookaround by filtering what it drew: a lookaround inside a
+    # repeated group (a filter per repeat) can keep it drawing for many minutes, so those
+    # patterns rely on the random texts (and the rules' own tests)
+    if pattern.count("(?=") + pattern.count("(?<=") <= 1:
+        try:
+            matching = st.from_regex(regex, alphabet="abc _")
+            texts += data.draw(st.lists(matching, min_size=1, max_size=4))
+        except Exception:  # a construct from_regex does not generate (e.g. some lookarounds)
+            pass
     for text in texts:
         if regex.search(text):
             assert holds(formula, text), (pattern, text, formula)
