@@ -222,12 +222,6 @@ cdef extern from *:
         *special |= (bits & 0x7FF0000000000000ULL) + 0x0010000000000000ULL;
         return 1;
     }
-    /* The item `ahead` (<= d) items after item i of a list of d items, in the list after it
-       past its end (`next`; item i itself when there is none). */
-    static inline PyObject* ckn_item_ahead(PyObject** items, PyObject** next, Py_ssize_t i,
-                                           Py_ssize_t ahead, Py_ssize_t d) {
-        return i + ahead < d ? items[i + ahead] : next != NULL ? next[i + ahead - d] : items[i];
-    }
     /* row[i] = the value of list's item i for i < d (a list of length d) when every item is
        an exact float and finite: 1; else 0. The float objects `ahead` items on are
        prefetched. */
@@ -238,7 +232,7 @@ cdef extern from *:
         Py_ssize_t i;
         if (ahead > d) ahead = d;
         for (i = 0; i < d; i++) {
-            ckn_prefetch(ckn_item_ahead(items, NULL, i, ahead, d));
+            ckn_prefetch(items[i + ahead < d ? i + ahead : i]);
             if (!ckn_float_value(items[i], &row[i], &special)) return 0;
         }
         return special >> 63 == 0;

@@ -92,8 +92,9 @@ def test_a_scan_that_outgrows_its_room_stops_and_grows_once_let_go():
 
 
 def test_a_text_whose_worst_case_outgrows_the_room_left_is_scanned_aside():
-    # The last text's worst case (a term every other byte) is more than the room left, its
-    # terms are not: scanned aside and copied, the scan completes in one run.
+    # The first text's worst case (a term every other byte: 2,000) is more than the whole
+    # room (1,131), its 400 terms are not: scanned aside and copied, the scan completes in one
+    # run.
     texts = ["documentation words " * 200, "alpha beta gamma delta " * 20]
     scan_pass, bm25, lines, signatures = _passes(texts, "beta")
     _dense.run_passes((scan_pass, bm25, lines, signatures), 0)
