@@ -20,7 +20,8 @@ parameters (SPEC §2).
   measured separately: pool validation, term scan, BM25, cosine, fusion, the sanitizer (``ckn.sanitizer.sanitize_texts``
   of all chunks, as ``pack`` calls it), MinHash signatures + dedup, the knapsack, so the table
   shows what dominates (pack itself validates and scores in one pass, timed as its own stage
-  first). Target (issue 5): median <= 3 ms.
+  first). Target (issue 5): median <= 3 ms, on the random-word pool (and its numpy forms);
+  the realistic-text pools are reported beside it (docs/decisions.md).
 * ``memory``: 10,000 candidates x 128,000 tokens (768-dim embeddings; 128-dim with
   ``--quick``), in a fresh subprocess: peak RSS (``ru_maxrss``) before and after one pack,
   and the tracemalloc peak of the pack call in a second subprocess.
@@ -204,8 +205,11 @@ def _latency_rows(case: str, pool: dict, rounds: int) -> list[dict]:
     # a median of at least LATENCY_SAMPLES packs: one pack is a few ms, and a median of a
     # handful moves with the machine's phase
     wall, cpu = _median_ms(lambda: packer.pack(pool), max(rounds, LATENCY_SAMPLES))
+    # issue 5's target is set on the benchmark's own pool; the realistic-text pools ("prose"
+    # in their case) are reported beside it (docs/decisions.md)
+    note = "realistic text: reported, no target" if "prose" in case else "target <= 3 ms"
     rows = [{"bench": "latency", "case": case, "metric": "median_wall", "value": wall,
-             "unit": "ms", "note": "target <= 3 ms"},
+             "unit": "ms", "note": note},
             {"bench": "latency", "case": case, "metric": "median_cpu",
              "value": cpu, "unit": "ms", "note": ""}]
     if "prose" in case:

@@ -10,7 +10,8 @@ a fresh interpreter (so one benchmark's heap and caches do not shape the next on
 ckn and its peers still run side by side in each), checks every issue-5 target against the
 measured ratios, and writes ``DIR/results.json`` and
 ``DIR/ratios.png`` (default DIR: ``benchmarks/results``). Prints one line per target with
-``PASS``/``MISS``; exit status 0 either way (a benchmark reports, it does not gate), 1 if a
+``PASS``/``MISS``, then an ``INFO`` line per figure reported without a target (the realistic-text
+pools' pack latency); exit status 0 either way (a benchmark reports, it does not gate), 1 if a
 contender's answer was wrong.
 """
 
@@ -103,10 +104,18 @@ def text_targets(rows) -> list[tuple[str, bool, str]]:
     return out
 
 
+def _realistic_text(case: str) -> bool:
+    """A latency case of bench_pack's realistic-text pools (English prose, docstrings,
+    multilingual lines): reported beside the issue-5 target, which is set on the benchmark's
+    own pool (docs/decisions.md, "The pack target's workload")."""
+    return "prose" in case
+
+
 def pack_targets(rows) -> list[tuple[str, bool, str]]:
     out = []
     for r in rows:
-        if r["bench"] == "latency" and r["metric"] == "median_wall":
+        if (r["bench"] == "latency" and r["metric"] == "median_wall"
+                and not _realistic_text(r["case"])):
             out.append((f"pack {r['case']}: median <= 3 ms", r["value"] <= 3.0,
                         f"{r['value']:.2f} {r['unit']}"))
         if r["bench"] == "threads" and r["metric"] == "throughput_ratio" and r["case"].startswith("pack"):
@@ -117,6 +126,13 @@ def pack_targets(rows) -> list[tuple[str, bool, str]]:
             out.append((f"memory 10,000 x 128,000: {r['metric']} (reported)", True,
                         f"{r['value']} {r['unit']}"))
     return out
+
+
+def pack_reported(rows) -> list[tuple[str, str]]:
+    """The realistic-text pools' pack latencies (no issue-5 target: see ``_realistic_text``)."""
+    return [(f"pack {r['case']}: median (realistic text, reported)", f"{r['value']:.2f} {r['unit']}")
+            for r in rows if r["bench"] == "latency" and r["metric"] == "median_wall"
+            and _realistic_text(r["case"])]
 
 
 def chart(results: dict, path: Path) -> bool:
@@ -169,10 +185,14 @@ def main(argv=None) -> int:
     results["seconds"] = round(time.time() - started, 1)
     targets = knapsack_targets(results["knapsack"]) + text_targets(results["text"]) + pack_targets(results["pack"])
     results["targets"] = [{"target": t, "met": ok, "measured": m} for t, ok, m in targets]
+    reported = pack_reported(results["pack"])
+    results["reported"] = [{"figure": t, "measured": m} for t, m in reported]
     (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
     drew = chart(results, args.out / "ratios.png")
     for t, ok, m in targets:
         print(f"{'PASS' if ok else 'MISS'}  {t}: {m}")
+    for t, m in reported:
+        print(f"INFO  {t}: {m}")
     print(f"wrote {args.out / 'results.json'}" + (f" and {args.out / 'ratios.png'}" if drew else ""))
     wrong = [r for r in results["knapsack"] if not r.get("value_ok", True)]
     wrong += [r for r in results["text"] if not r.get("ok", True)]
