@@ -1734,22 +1734,44 @@ ctypedef struct _SignatureState:
     int status                   # 1 until the pass has run
 
 
+cdef enum:
+    _BLOCK_SHINGLES = 8192  # shingle values made at a time by a signature pass (32 KiB)
+
+
 cdef int _signature_run(void* state) noexcept nogil:
     # The term offsets are read here, not when the pass is made: a scan pass may fill them
-    # first in the same stretch. The shingle sets are scratch, malloc'd for the run.
+    # first in the same stretch. The shingle sets are made and signed a block of rows at a
+    # time (about _BLOCK_SHINGLES values, more for a row that holds more), so that they stay in
+    # the cache between the two steps and a pool's sets never take its size in memory.
     cdef _SignatureState* s = <_SignatureState*>state
-    cdef Py_ssize_t k, r, total = 0
-    for k in range(s.n):
-        r = k if s.rows == NULL else s.rows[k]
-        total += minhash_shingle_count(s.term_offsets[r + 1] - s.term_offsets[r], s.shingle_size)
-    cdef slot_t* values = <slot_t*>malloc((total if total > 0 else 1) * sizeof(slot_t))
+    cdef Py_ssize_t k0 = 0, k1, r, count, total, cap = _BLOCK_SHINGLES, most = 0
+    for k1 in range(s.n):
+        r = k1 if s.rows == NULL else s.rows[k1]
+        count = minhash_shingle_count(s.term_offsets[r + 1] - s.term_offsets[r], s.shingle_size)
+        most = count if count > most else most
+    cap = most if most > cap else cap
+    cdef slot_t* values = <slot_t*>malloc(cap * sizeof(slot_t))
     cdef index_t* offsets = <index_t*>malloc((s.n + 1) * sizeof(index_t))
-    if values == NULL or offsets == NULL:
-        s.status = CKN_ENOMEM
-    else:
-        _csr_shingle_sets(s.hashes, s.term_offsets, s.rows, s.n, s.shingle_size, values, offsets)
-        minhash_signatures(values, offsets, s.n, s.a, s.b, s.permutations, s.out)
-        s.status = CKN_OK
+    s.status = CKN_ENOMEM if values == NULL or offsets == NULL else CKN_OK
+    while s.status == CKN_OK and k0 < s.n:
+        total, k1 = 0, k0
+        while k1 < s.n:  # rows k0 .. k1 - 1: at least one, within cap values
+            r = k1 if s.rows == NULL else s.rows[k1]
+            count = minhash_shingle_count(s.term_offsets[r + 1] - s.term_offsets[r],
+                                          s.shingle_size)
+            if total + count > cap:
+                break
+            total += count
+            k1 += 1
+        if s.rows == NULL:  # rows k0.. of the sequences: offsets from k0 on
+            _csr_shingle_sets(s.hashes, s.term_offsets + k0, NULL, k1 - k0, s.shingle_size,
+                              values, offsets)
+        else:
+            _csr_shingle_sets(s.hashes, s.term_offsets, s.rows + k0, k1 - k0, s.shingle_size,
+                              values, offsets)
+        minhash_signatures(values, offsets, k1 - k0, s.a, s.b, s.permutations,
+                           s.out + k0 * s.permutations)
+        k0 = k1
     free(values)
     free(offsets)
     return s.status

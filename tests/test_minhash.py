@@ -579,6 +579,28 @@ def test_term_hash_signatures_of_rows_read_the_sequences_in_place(seqs, data, si
         MH64.term_hash_signatures(values, offsets, size))
 
 
+def test_term_hash_signatures_of_many_rows_are_each_rows_signature():
+    # one thread signs the sets a block of rows at a time (~8,192 shingles, or one row that
+    # holds more): rows on both sides of the blocks' edges, and a row longer than a block, are
+    # signed as each is alone, with and without rows=
+    rnd = random.Random(5)
+    lengths = [rnd.randrange(0, 400) for _ in range(120)] + [10_000, 1, 2, 0, 3000]
+    values = array.array("Q", [rnd.getrandbits(64) for _ in range(sum(lengths))])
+    offsets = [0]
+    for n in lengths:
+        offsets.append(offsets[-1] + n)
+    assert offsets[-1] > 4 * 8192
+    alone = [MH64.term_hash_signatures(values[offsets[k]:offsets[k + 1]], [0, lengths[k]])
+             for k in range(len(lengths))]
+    sigs = MH64.term_hash_signatures(values, offsets)
+    assert [list(sigs[k]) for k in range(len(lengths))] == [list(s[0]) for s in alone]
+    rows = [rnd.randrange(len(lengths)) for _ in range(300)] + [120, 120, 124]
+    sigs = MH64.term_hash_signatures(values, offsets, rows=rows)
+    assert [list(sigs[k]) for k in range(len(rows))] == [list(alone[r][0]) for r in rows]
+    assert list(sigs[len(rows) - 3]) == minhash_signature_reference(
+        shingle_hash_set_reference(list(values[offsets[120]:offsets[121]]), 3), 64)
+
+
 @pytest.mark.parametrize("rows, error, match", [
     ([0, 2], CknValueError, r"rows\[1\]: must be in \[0, 2\)"),
     ([-1], CknValueError, r"rows\[0\]"),
