@@ -20,7 +20,8 @@ parameters (SPEC §2).
   measured separately: pool validation, term scan, BM25, cosine, fusion, the sanitizer (``ckn.sanitizer.sanitize_texts``
   of all chunks, as ``pack`` calls it), MinHash signatures + dedup, the knapsack, so the table
   shows what dominates (pack itself validates and scores in one pass, timed as its own stage
-  first). Target (issue 5): median <= 3 ms, on the random-word pool (and its numpy forms);
+  first, and again right after each of a series of packs: the float objects as a pack finds
+  them in the cache). Target (issue 5): median <= 3 ms, on the random-word pool (and its numpy forms);
   the realistic-text pools are reported beside it (docs/decisions.md).
 * ``memory``: 10,000 candidates x 128,000 tokens (768-dim embeddings; 128-dim with
   ``--quick``), in a fresh subprocess: peak RSS (``ru_maxrss``) before and after one pack,
