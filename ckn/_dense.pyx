@@ -246,8 +246,10 @@ cdef extern from *:
        every item is an exact float and each sum of squares is finite (so is every item): 1;
        else 0. Two lists are read side by side (a
        list's sums are chains of dependent additions, two lists' are independent), the float
-       objects `ahead` items on prefetched, into the lists after them near their end (read
-       cold, the objects are memory-bound, and the hardware prefetcher stops at page ends).
+       objects `ahead` items on prefetched, into the lists after them near their end, and the
+       next two lists' item arrays a line per 8 items as these are read (read cold, the
+       objects are memory-bound and the hardware prefetcher stops at page ends; an object's
+       prefetch first loads its pointer, so the arrays must be in cache before).
        Not inlined: inlined, it spilled its registers. */
     #if defined(__GNUC__) || defined(__clang__)
     __attribute__((noinline))
@@ -261,13 +263,17 @@ cdef extern from *:
             Py_ssize_t k2 = k + 1 < m ? k + 1 : k;
             PyObject** a = ckn_list_items(lists[k]);
             PyObject** b = ckn_list_items(lists[k2]);
-            /* past the end, item i + ahead - d of the next lists (else item i again) */
-            PyObject** next_a = k + 2 < m ? ckn_list_items(lists[k + 2]) : a + (d - ahead);
-            PyObject** next_b = k2 + 2 < m ? ckn_list_items(lists[k2 + 2]) : b + (d - ahead);
+            /* the next lists' items (the last lists: their own, already read) */
+            PyObject** next_a = k + 2 < m ? ckn_list_items(lists[k + 2]) : a;
+            PyObject** next_b = k2 + 2 < m ? ckn_list_items(lists[k2 + 2]) : b;
             PyObject *ea, *eb;
             double uv_a = 0.0, vsq_a = 0.0, uv_b = 0.0, vsq_b = 0.0, x, y;
             for (i = 0; i < d; i++) {
-                if (i < d - ahead) {
+                if ((i & 7) == 0) {         /* one 64-byte line of pointers */
+                    ckn_prefetch(next_a + i);
+                    ckn_prefetch(next_b + i);
+                }
+                if (i < d - ahead) {        /* past the end: item i + ahead - d of the next */
                     ckn_prefetch(a[i + ahead]);
                     ckn_prefetch(b[i + ahead]);
                 } else {

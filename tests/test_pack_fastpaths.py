@@ -324,10 +324,11 @@ def test_scoring_reads_buffers_in_place_above_the_nogil_threshold():
         InputError, "candidates[8].embedding[3]: expected a finite number, got nan")
 
 
-@pytest.mark.parametrize("dim", [255, 256, 257, 700])
+@pytest.mark.parametrize("dim", [7, 8, 9, 127, 128, 129, 255, 256, 257, 700])
 def test_float_lists_are_read_whole_across_the_prefetch_distance(dim):
-    # The float lists are read after the dicts, in one pass that prefetches 256 items ahead,
-    # into the next list: every value lands in its row, whatever the neighbours are (float32
+    # The float lists are read after the dicts, in one pass that prefetches _PREFETCH_AHEAD
+    # (128) items ahead, into the next list, and the next lists' item arrays a line (8 items)
+    # at a time: every value lands in its row, whatever the neighbours are (float32
     # buffers, None, ints), and a bad value anywhere, or a list of the wrong length, is the
     # Python checks' exact error.
     rows = [[((k * dim + i) % 89) * 0.25 - 7.0 for i in range(dim)] for k in range(6)]
@@ -339,7 +340,7 @@ def test_float_lists_are_read_whole_across_the_prefetch_distance(dim):
     pool, _ = scored_in_validation(raw, [(i % 11) - 5.0 for i in range(dim)])
     assert [list(e) for e in _dense.candidate_columns(raw, dim)[3] if e is not None] == [
         [float(x) for x in r] for r in rows]
-    for k, i, bad in [(0, dim - 1, math.nan), (1, 0, math.inf), (5, dim - 200, True),
+    for k, i, bad in [(0, dim - 1, math.nan), (1, 0, math.inf), (5, max(0, dim - 200), True),
                       (6, dim - 1, 10**400), (6, 0, "x")]:
         saved = raw[k]["embedding"][i]
         raw[k]["embedding"][i] = bad
