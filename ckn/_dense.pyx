@@ -21,6 +21,7 @@ from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicod
                               PyUnicode_KIND, PyUnicode_READ)
 
 from ckn._passes cimport ckn_pass, pass_of
+from ckn._prefetch cimport ckn_prefetch
 from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK
 
 import array as _pyarray
@@ -204,14 +205,6 @@ def cosine_scores(query, list embeddings, fallback):
 
 cdef extern from *:
     """
-    #if defined(__GNUC__) || defined(__clang__)
-    /* Into the L2, not the L1 (x86: prefetcht1): a float object read cold then waits for
-       fewer L1 miss buffers, so more are in flight (docs/performance.md: a list pool's
-       validation 0.95 -> 0.75 ms read cold, the same in cache). */
-    #define ckn_prefetch(p) __builtin_prefetch(p, 0, 2)
-    #else
-    #define ckn_prefetch(p) ((void)(p))
-    #endif
     /* A list's item array (borrowed; valid until the list is resized). */
     #define ckn_list_items(o) (((PyListObject*)(o))->ob_item)
     /* *v = the exact float e's value, its finiteness folded into *special (the exponent
@@ -301,7 +294,6 @@ cdef extern from *:
         return 1;
     }
     """
-    void ckn_prefetch(const void* p) noexcept nogil
     PyObject** ckn_list_items(PyObject* o) noexcept
     bint ckn_exact_float_row(PyObject* list, double* row, Py_ssize_t d,
                              Py_ssize_t ahead) noexcept

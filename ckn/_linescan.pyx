@@ -51,6 +51,7 @@ from libc.string cimport memchr, memcmp, memcpy, memset
 from ckn._directive cimport AsciiScorer, DirectiveTables, directive_ranks_room, directive_weight_sum
 from ckn._rulefilter cimport FormulaBits, RuleBitFormulas, formulas_check, found_set_ready
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
+from ckn._prefetch cimport ckn_prefetch_start
 from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, NOGIL_MIN_WORK, index_t
 
 __all__ = ["LineScanner", "NON_ASCII", "SIMD", "SPACED_OUT", "ViewChecks", "deobfuscated_view",
@@ -1461,6 +1462,8 @@ cdef bint _candidates_many(const void** data, const int* kinds, const index_t* l
     cdef index_t i, count, used = 0
     cdef index_t* grown
     for i in range(m):
+        if i + 1 < m:  # the next text's first lines, while this one is read
+            ckn_prefetch_start(data[i + 1], lengths[i + 1] * kinds[i + 1])
         crlf[i] = 0
         count = linescan_candidates(data[i], kinds[i], lengths[i], segment_min, plan, work,
                                     found, out[0] + used, (cap[0] - used) // 6, crlf + i,

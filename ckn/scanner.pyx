@@ -28,6 +28,7 @@ from typing import NamedTuple
 from ckn.errors import CknMemoryError, CknTypeError
 from ckn.terms import normalize as _normalize
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
+from ckn._prefetch cimport ckn_prefetch_start
 from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
 
 __all__ = ["SIMD", "TermHashes", "scan", "text_hashes", "term_counts"]
@@ -546,6 +547,9 @@ cdef int _scan_run(void* state) noexcept nogil:
         s.next = s.used = 0
         s.offsets[0] = 0
     for k in range(s.next, s.n):
+        if k + 1 < s.n:  # the next text's first lines while this one is scanned (a kind is
+            # its bytes per code point; ASCII's, 0, stands for 1)
+            ckn_prefetch_start(s.data[k + 1], s.lengths[k + 1] * max(s.kinds[k + 1], 1))
         worst = _max_terms(s.kinds[k], s.lengths[k])
         if s.used + worst <= s.cap:
             count = _scan_one(s.data[k], s.kinds[k], s.lengths[k], s.out + s.used)
