@@ -266,10 +266,10 @@ cdef extern from *:
                     ckn_prefetch(next_a + i);
                     ckn_prefetch(next_b + i);
                 }
-                if (i < d - ahead) {        /* past the end: item i + ahead - d of the next */
+                if (i < d - ahead) {
                     ckn_prefetch(a[i + ahead]);
                     ckn_prefetch(b[i + ahead]);
-                } else {
+                } else {                    /* past the end: item i + ahead - d of the next */
                     ckn_prefetch(next_a[i + ahead - d]);
                     ckn_prefetch(next_b[i + ahead - d]);
                 }
