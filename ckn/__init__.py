@@ -12,13 +12,12 @@ Importing ckn writes nothing, starts nothing and fetches nothing.
 import json
 from importlib import resources
 
+from ._version import __version__
 from .errors import CknError, CknMemoryError, CknTypeError, CknValueError, InputError, InputTypeError
 from .params import Params
 from .pipeline import Chunk, Packer, PackResult, RankResult, SanitizeResult, pack, rank, sanitize
 from .receipt import receipt_schema
 from .terms import normalize, terms
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Chunk",

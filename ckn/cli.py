@@ -8,13 +8,16 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 from importlib import resources
 
 from . import __version__
 from .errors import CknError
+from .params import RELEVANCE_POWER
 from .pipeline import Packer
+from .tokenizer import ENCODINGS
 
 __all__ = ["main"]
 
@@ -25,6 +28,8 @@ examples:
   python -m ckn pack --example --pretty
   python -m ckn pack --input pool.json --token-budget 4000 --output receipt.json
   python -m ckn pack --input pool.json --context-out context.txt
+  python -m ckn pack --input pool.json --tokenizer cl100k_base --budget-scope context
+  python -m ckn pack --input pool.json --tokenizer cl100k_base --explain explain.json
   cat pool.json | python -m ckn rank --input - --rrf-k 30
   python -m ckn sanitize --input pool.json --dedup-exact --pretty
 """
@@ -45,6 +50,15 @@ _PARAMETER_FLAGS = (
     ("--redundancy-lambda", "redundancy_lambda", "number", "overlap discount, 0..1 (default 0.35)"),
     ("--utility-scale", "utility_scale", "number",
      "float utility -> integer knapsack value factor (default 100000)"),
+    ("--relevance-power", "relevance_power", "number",
+     f"sharpening of knapsack values (u / u_max)^p, 0..1000 (default {RELEVANCE_POWER:g})"),
+    ("--top-k", "top_k", "integer", "only the first K surviving chunks compete for the budget"),
+    ("--budget-scope", "budget_scope", "scope",
+     "chunks: the budget counts chunk tokens; context: the whole emitted context, preamble "
+     "and fences included (needs --tokenizer)"),
+    ("--fence", "fence", "fence", "context fence format: full (default) or compact"),
+    ("--max-memory", "max_memory", "bytes",
+     "byte cap for the knapsack's working memory, e.g. 256M (default 256M)"),
 )
 
 
@@ -57,25 +71,45 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
+_DIGITS = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_BYTES = re.compile(r"([0-9]+)([KMG]i?B?|B)?", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
 def _integer(text: str) -> int:
-    try:
-        return int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    """ASCII digits only (no sign, underscore or other scripts' digits)."""
+    if not _DIGITS.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer (digits 0-9), got {text!r}")
+    return int(text)
 
 
 def _number(text: str) -> int | float:
-    try:
-        return int(text, 10)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    """A decimal number in ASCII (``30``, ``0.5``, ``1e-3``), finite."""
+    if not _DECIMAL.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
+    if _DIGITS.fullmatch(text):
+        return int(text)
+    value = float(text)
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
     return value
+
+
+def _bytes(text: str) -> int:
+    """A byte count: digits with an optional K, M or G suffix (powers of 1024)."""
+    match = _BYTES.fullmatch(text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected a byte count such as 268435456 or 256M, got {text!r}")
+    return int(match.group(1)) * _UNITS[(match.group(2) or "")[:1].lower()]
+
+
+def _one_of(*options):
+    def parse(text: str) -> str:
+        if text not in options:
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(options)}, got {text!r}")
+        return text
+    return parse
 
 
 def _weights(text: str) -> dict:
@@ -95,7 +129,8 @@ def _weights(text: str) -> dict:
     return out
 
 
-_PARSERS = {"integer": _integer, "number": _number, "weights": _weights}
+_PARSERS = {"integer": _integer, "number": _number, "weights": _weights, "bytes": _bytes,
+            "scope": _one_of("chunks", "context"), "fence": _one_of("full", "compact")}
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -122,6 +157,18 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "pack":
             sub.add_argument("--context-out", metavar="FILE",
                              help="also write the packed, fenced context text here (atomically)")
+            sub.add_argument("--explain", metavar="FILE",
+                             help="also write the audit trail here: version, parameters, "
+                                  "context_tokens, and per chunk its ranks, scores, value, "
+                                  "weight and why it was or was not selected")
+            sub.add_argument("--preamble", metavar="TEXT", dest="preamble", default=None,
+                             help="the context's preamble line ({nonce} is replaced by the nonce)")
+            sub.add_argument("--no-preamble", dest="preamble", action="store_const", const=False,
+                             help="leave the preamble out of the context")
+        sub.add_argument("--tokenizer", metavar="NAME", type=_one_of(*ENCODINGS),
+                         help="count candidate tokens with this encoding (cl100k_base or "
+                              "o200k_base; needs pip install 'context-knapsack[tokens]'); "
+                              "candidates then need no 'tokens'")
         sub.add_argument("--pretty", action="store_true", help="indent the JSON output")
         params = sub.add_argument_group("parameters (override the pool file)")
         for flag, dest, kind, help_text in _PARAMETER_FLAGS:
@@ -208,17 +255,35 @@ def _emit(outputs: list[tuple[str | None, str]]) -> None:
 def _run(args) -> None:
     overrides = {dest: getattr(args, dest) for _, dest, _, _ in _PARAMETER_FLAGS}
     overrides["dedup_exact"] = args.dedup_exact
+    overrides["preamble"] = getattr(args, "preamble", None)
     overrides = {k: v for k, v in overrides.items() if v is not None}
+    if overrides.get("preamble") is False:
+        overrides["preamble"] = None
     pool = _load_pool(args)
     if not isinstance(pool, dict):
         raise _UsageError("the pool must be a JSON object")
-    packer = Packer()
+    packer = Packer(count_tokens=args.tokenizer)
     result = getattr(packer, args.command)(pool, **overrides)
-    text = json.dumps(result.as_dict(), ensure_ascii=False, indent=2 if args.pretty else None) + "\n"
-    outputs = [(args.output, text)]
+    indent = 2 if args.pretty else None
+    outputs = [(args.output, json.dumps(result.as_dict(), ensure_ascii=False, indent=indent) + "\n")]
     if getattr(args, "context_out", None):
         outputs.append((args.context_out, result.context))
+    if getattr(args, "explain", None):
+        outputs.append((args.explain, json.dumps(result.explain(), ensure_ascii=False,
+                                                 indent=indent) + "\n"))
     _emit(outputs)
+    if args.command == "pack" and result.params.budget_scope == "chunks":
+        _note_context_size(result)
+
+
+def _note_context_size(result) -> None:
+    """Under the chunk-scoped budget, say on stderr how large the emitted context is when it
+    exceeds the budget (it adds a preamble and fences to the chunks)."""
+    budget, size = result.params.token_budget, result.context_tokens
+    if size is not None and size > budget:
+        print(f"ckn: note: the emitted context is {size} tokens ({result.tokenizer}); the "
+              f"{budget}-token budget counts chunk tokens only (--budget-scope context caps "
+              f"the whole context)", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .context import DEFAULT_PREAMBLE
 from .errors import InputError, InputTypeError
 
 __all__ = ["Params", "PARAMETER_NAMES", "closest_name", "edit_distance", "integer_value"]
@@ -90,7 +91,7 @@ def _weights(name, x):
             raise InputError(f"{name}.{key}", "unknown list; expected 'bm25' or 'dense'")
     out = {"bm25": 1.0, "dense": 1.0}
     for key, value in x.items():
-        out[key] = _number(f"{name}.{key}", value, low=0)
+        out[key] = _number(f"{name}.{key}", value, low=0, high=MAX_RRF_WEIGHT)
     return MappingProxyType(out)
 
 
@@ -99,6 +100,33 @@ def _boolean(name, x):
         raise InputTypeError(name, f"expected true or false, got {x!r}")
     return x
 
+
+def _choice(*options):
+    def check(name, x):
+        if x not in options or not isinstance(x, str):
+            raise InputError(name, f"expected one of {', '.join(map(repr, options))}, got {x!r}")
+        return x
+    return check
+
+
+def _optional(check):
+    """``check``, or None allowed (the parameter is off)."""
+    return lambda n, x: None if x is None else check(n, x)
+
+
+def _text(name, x):
+    if not isinstance(x, str):
+        raise InputTypeError(name, f"expected a string or null, got {x!r}")
+    return x
+
+
+# The knapsack value's sharpening exponent (ckn.select): see docs/algorithms.md for how it
+# was chosen.
+RELEVANCE_POWER = 1
+
+# Bounds that keep every knapsack value, and their sum over ~10^6 chunks, inside int64.
+MAX_RRF_WEIGHT = 1e6
+MAX_UTILITY_SCALE = 1e12
 
 # name -> (default, checker)
 _RULES = {
@@ -111,8 +139,14 @@ _RULES = {
     "near_dup_threshold": (0.75, lambda n, x: _number(n, x, low=0, high=1, low_open=True)),
     "dedup_exact": (False, _boolean),
     "redundancy_lambda": (0.35, lambda n, x: _number(n, x, low=0, high=1)),
-    "utility_scale": (100000, lambda n, x: _number(n, x, low=1)),
-    "token_budget": (None, lambda n, x: _integer(n, x, low=0)),
+    "utility_scale": (100000, lambda n, x: _number(n, x, low=1, high=MAX_UTILITY_SCALE)),
+    "relevance_power": (RELEVANCE_POWER, lambda n, x: _number(n, x, low=0, high=1000)),
+    "top_k": (None, _optional(lambda n, x: _integer(n, x, low=1))),
+    "budget_scope": ("chunks", _choice("chunks", "context")),
+    "fence": ("full", _choice("full", "compact")),
+    "preamble": (DEFAULT_PREAMBLE, _optional(_text)),
+    "max_memory": (None, _optional(lambda n, x: _integer(n, x, low=0))),
+    "token_budget": (None, _optional(lambda n, x: _integer(n, x, low=0))),
 }
 
 PARAMETER_NAMES = tuple(_RULES)
@@ -132,6 +166,12 @@ class Params:
     dedup_exact: bool = False
     redundancy_lambda: float = 0.35
     utility_scale: float = 100000
+    relevance_power: float = RELEVANCE_POWER
+    top_k: int | None = None
+    budget_scope: str = "chunks"
+    fence: str = "full"
+    preamble: str | None = DEFAULT_PREAMBLE
+    max_memory: int | None = None
     token_budget: int | None = None
 
     @classmethod
@@ -143,11 +183,7 @@ class Params:
         current = dict(vars(base)) if base is not None else {}
         for name, (_, check) in _RULES.items():
             if name in values:
-                value = values[name]
-                if name == "token_budget" and value is None:
-                    current[name] = None
-                    continue
-                current[name] = check(name, value)
+                current[name] = check(name, values[name])
         return cls(**current)
 
     def as_dict(self) -> dict:

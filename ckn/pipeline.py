@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
-from .context import _render
+from ._version import __version__
+from .context import _render, layout_sizes
 from .errors import CknValueError, InputTypeError
 from ._bm25 import Bm25Pass
-from ._dense import build_chunks, knapsack_choice, run_passes, sanitized_survivors
+from ._dense import build_chunks, run_passes, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .minhash import MinHasher, SignaturePass, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
@@ -24,11 +25,11 @@ from .receipt import build_receipt
 from .sanitizer import (REDACTION_MARKER, Redaction, candidates_pass, content_without_markers,
                         sanitized_by_pass)
 from .scanner import ScanPass, text_hashes
+from .select import choose, choose_within, knapsack_values
 from .similarity import cosine_scores
+from .tokenizer import TokenCounter, resolve_tokenizer
 
 __all__ = ["Chunk", "RankResult", "SanitizeResult", "PackResult", "Packer", "rank", "sanitize", "pack"]
-
-TokenCounter = Callable[[str], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +125,14 @@ class SanitizeResult(RankResult):
 
 @dataclass(frozen=True)
 class PackResult(SanitizeResult):
-    """The knapsack's choice: ``receipt`` (SPEC §9), per-chunk diagnostics, packed ``context``."""
+    """The knapsack's choice: ``receipt`` (SPEC §9), per-chunk diagnostics, packed ``context``.
+
+    ``context_tokens`` is the context's token count under the configured tokenizer (None
+    without one); ``tokenizer`` names it. :meth:`explain` says why each chunk was chosen."""
 
     context: str = ""
+    context_tokens: int | None = None
+    tokenizer: str | None = None
 
     @property
     def selected_ids(self) -> list[str]:
@@ -134,14 +140,18 @@ class PackResult(SanitizeResult):
 
     @property
     def receipt(self) -> dict:
-        """A fresh receipt dict, exactly per the schema (ckn/receipt.schema.json)."""
+        """A fresh receipt dict, exactly per the schema (ckn/receipt.schema.json).
+
+        ``total_tokens`` is what the budget counted: the selected chunks' tokens, or under
+        ``budget_scope="context"`` the whole context's."""
         selected = [c for c in self.chunks if c.status == "selected"]
         return build_receipt(
             ranked_ids=self.ranked_ids,
             sanitized_chunk_ids=self.sanitized_chunk_ids,
             dropped_chunk_ids=self.dropped_chunk_ids,
             selected_ids=[c.id for c in selected],
-            total_tokens=sum(c.tokens for c in selected),
+            total_tokens=(self.context_tokens if self.params.budget_scope == "context"
+                          else sum(c.tokens for c in selected)),
             token_budget=self.params.token_budget,
             adjusted_utilities=[c.adjusted_utility for c in selected],
         )
@@ -150,13 +160,38 @@ class PackResult(SanitizeResult):
         """JSON shape printed by ``python -m ckn pack``: the receipt."""
         return self.receipt
 
+    def explain(self) -> dict:
+        """The receipt's audit trail (``python -m ckn pack --explain``): the ckn version, the
+        parameters used, the tokenizer, the context's size, and per chunk in fused order its
+        ranks, scores, knapsack value and weight, status and the reason for it."""
+        params = self.params.as_dict()
+        return {
+            "ckn_version": __version__,
+            "parameters": params,
+            "tokenizer": self.tokenizer,
+            "context_tokens": self.context_tokens,
+            "context_chars": len(self.context),
+            "receipt": self.receipt,
+            "chunks": [
+                {"id": c.id, "fused_rank": c.fused_rank, "rrf_score": c.rrf_score,
+                 "bm25_rank": c.bm25_rank, "bm25_score": c.bm25_score,
+                 "dense_rank": c.dense_rank, "dense_score": c.dense_score,
+                 "overlap": c.overlap, "adjusted_utility": c.adjusted_utility,
+                 "value": c.value, "tokens": c.tokens, "status": c.status, "reason": c.reason,
+                 **({"duplicate_of": c.duplicate_of} if c.duplicate_of is not None else {})}
+                for c in self.chunks
+            ],
+        }
+
 
 class Packer:
     """A reusable, configured flow for services that pack many pools.
 
     Parameters given here override a pool's own top-level values; keyword arguments of each
-    call override both. ``count_tokens`` (optional) recounts each surviving chunk's sanitized
-    text so the budget holds for what is emitted (SPEC §10).
+    call override both. ``count_tokens`` (optional: ``"cl100k_base"``, ``"o200k_base"``, a
+    tiktoken-style encoding or a callable ``str -> int``, see :mod:`ckn.tokenizer`) counts the
+    candidates that carry no ``tokens`` and recounts each surviving chunk's sanitized text, so
+    the budget holds for what is emitted (SPEC §10); ``budget_scope="context"`` needs it.
 
     >>> packer = Packer(redundancy_lambda=0.5)
     >>> packer.params.redundancy_lambda
@@ -169,11 +204,9 @@ class Packer:
                 hint = closest_name(key, PARAMETER_NAMES, limit=3)
                 raise InputTypeError(key, f"unknown parameter; did you mean {hint!r}?" if hint
                                      else "unknown parameter")
-        if count_tokens is not None and not callable(count_tokens):
-            raise InputTypeError("count_tokens", "expected a callable str -> int")
         self.params = Params.from_mapping(params)
         self._explicit = MappingProxyType(dict(params))
-        self._count_tokens = count_tokens
+        self._count_tokens = resolve_tokenizer(count_tokens)
         self._hashers: dict[int, MinHasher] = {}
 
     def __repr__(self) -> str:
@@ -183,8 +216,11 @@ class Packer:
     def _pool(self, pool, fields, stage: int) -> _Columns:
         if pool is None:
             pool = {}
+        if self._count_tokens is not None:
+            pool, fields = _with_counts(pool, fields, self._count_tokens)
         return _parse_columns(pool, {**self._explicit, **fields}, cosine=True,
-                              text_passes=partial(_text_passes, self._hasher, stage))
+                              text_passes=partial(_text_passes, self._hasher, stage),
+                              budget=stage == _PACK)
 
     def _hasher(self, permutations: int) -> MinHasher:
         hasher = self._hashers.get(permutations)
@@ -212,12 +248,29 @@ class Packer:
         (['a'], 60)
         """
         cols = self._pool(pool, fields, _PACK)
-        chunks = _run(cols, self._hasher, self._count_tokens, _PACK)
-        context = _render([(c.id, c.text) for c in chunks if c.status == "selected"])
-        return PackResult(chunks, cols.params, context)
+        chunks, context, context_tokens = _run(cols, self._hasher, self._count_tokens, _PACK)
+        return PackResult(chunks, cols.params, context, context_tokens,
+                          None if self._count_tokens is None else self._count_tokens.name)
 
 
 _RANK, _SANITIZE, _PACK = 1, 2, 3
+
+
+def _with_counts(pool, fields: dict, count: TokenCounter) -> tuple:
+    """``pool`` and ``fields`` with ``tokens`` counted for the candidates that lack it.
+
+    Only well-formed candidates (objects with a string ``text``) are counted; anything else is
+    left for validation to report."""
+    source = fields if "candidates" in fields else pool
+    raw = source.get("candidates") if isinstance(source, Mapping) else None
+    if not isinstance(raw, (list, tuple)) or not any(
+            isinstance(c, Mapping) and "tokens" not in c and isinstance(c.get("text"), str)
+            for c in raw):
+        return pool, fields
+    counted = [({**c, "tokens": count(c["text"])}
+                if isinstance(c, Mapping) and "tokens" not in c and isinstance(c.get("text"), str)
+                else c) for c in raw]
+    return pool, {**fields, "candidates": counted}
 
 
 def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, params: Params,
@@ -342,29 +395,80 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     tokens = list(map(cand_tokens.__getitem__, order))
     utility: list = [None] * n
     value: list = [None] * n
+    context, context_tokens = "", None
     if stage == _PACK:
-        # ---- pack (SPEC §8): u = rrf · (1 − λ · overlap) and v = floor(u · scale + 0.5) into
-        # utility and value, the exact knapsack over the kept survivors that fit the budget (a
-        # chunk longer than the budget is in no feasible subset, so any token count is
-        # accepted, SPEC §3), and their statuses and reasons
-        def recount(pos: int) -> int:
-            return _recount(count_tokens, ids[order[pos]], clean_texts[pos])
-
-        knapsack_choice(survivors, status, reason, order, ids, rrf, overlap,
-                        params.redundancy_lambda, params.utility_scale, utility, value, tokens,
-                        params.token_budget, None if count_tokens is None else recount)
-
-    return build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
-                        rrf, status, reason, clean_texts, redactions, duplicate, tokens, overlap,
-                        utility, value)
+        context, context_tokens = _select(params, count_tokens, survivors, status, reason, order,
+                                          ids, rrf, overlap, clean_texts, tokens, utility, value)
+    chunks = build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
+                          rrf, status, reason, clean_texts, redactions, duplicate, tokens,
+                          overlap, utility, value)
+    return (chunks, context, context_tokens) if stage == _PACK else chunks
 
 
-def _recount(count_tokens: TokenCounter, chunk_id: str, text: str) -> int:
-    """A survivor's knapsack weight: ``count_tokens`` of its sanitized text."""
-    n = count_tokens(text)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise CknValueError(f"count_tokens({chunk_id!r}): expected a non-negative integer, got {n!r}")
-    return n
+_INT64_MAX = 2**63 - 1
+
+
+def _select(params: Params, count: TokenCounter | None, survivors: list, status: list,
+            reason: list, order: list, ids: list, rrf: list, overlap: list, texts: list,
+            tokens: list, utility: list, value: list) -> tuple[str, int | None]:
+    """SPEC §8 over the survivors (fused positions) whose ``status`` is still ``"kept"``:
+    fills ``utility`` (u = rrf · (1 − λ · overlap)), ``value`` (:func:`ckn.select.knapsack_values`),
+    ``tokens`` (the knapsack weights) and the final statuses and reasons; returns the rendered
+    context and its token count (None without a counter).
+
+    Weights: the caller's counts, or with ``count`` each chunk's sanitized text; under
+    ``budget_scope="context"`` each chunk's fenced block, the context's fixed part taken off
+    the budget first and the rendered whole checked against the budget
+    (:func:`ckn.select.choose_within`)."""
+    kept = [pos for pos in survivors if status[pos] == "kept"]
+    lam = params.redundancy_lambda
+    for pos in kept:
+        utility[pos] = rrf[order[pos]] * (1.0 - lam * overlap[pos])
+    for pos, v in zip(kept, knapsack_values([utility[pos] for pos in kept],
+                                            power=params.relevance_power,
+                                            scale=params.utility_scale)):
+        value[pos] = v
+    if params.top_k is not None:
+        for pos in kept[params.top_k:]:
+            status[pos] = "not_selected"
+            reason[pos] = f"below the candidate cap: only the first top_k = {params.top_k} survivors compete"
+        kept = kept[:params.top_k]
+    budget = params.token_budget
+    for pos in kept:  # the knapsack weighs int64: a fitting count beyond it cannot be weighed
+        if _INT64_MAX < tokens[pos] <= budget:
+            i = order[pos]
+            raise CknValueError(f"candidates[{i}] ({ids[i]!r}): {tokens[pos]} tokens do not fit "
+                                f"in the knapsack's int64 weights; lower token_budget below 2**63")
+    pairs = [(ids[order[pos]], texts[pos]) for pos in kept]
+    values = [value[pos] for pos in kept]
+    if params.budget_scope == "context":
+        if count is None:
+            raise CknValueError("budget_scope 'context': counting the whole context needs a "
+                                "tokenizer (count_tokens=..., CLI --tokenizer cl100k_base)")
+
+        def measure(chosen: tuple[int, ...]) -> int:
+            return count(_render([pairs[k] for k in chosen], params.preamble, params.fence))
+
+        fixed, weights = layout_sizes(pairs, count, params.preamble, params.fence)
+        chosen, _ = choose_within(weights, values, budget, fixed, measure,
+                                  max_memory=params.max_memory)
+    else:
+        weights = ([count(text) for _, text in pairs] if count is not None
+                   else [tokens[pos] for pos in kept])
+        chosen = choose(weights, values, min(budget, _INT64_MAX), max_memory=params.max_memory)
+    for pos, w in zip(kept, weights):
+        tokens[pos] = w
+    for k in chosen:
+        status[kept[k]] = "selected"
+        reason[kept[k]] = "in the optimal subset"
+    for pos in kept:
+        if status[pos] == "kept":
+            status[pos] = "not_selected"
+            reason[pos] = (f"{tokens[pos]} tokens exceed the budget of {budget}"
+                           if tokens[pos] > budget else
+                           "not in the optimal subset under the token budget")
+    context = _render([pairs[k] for k in chosen], params.preamble, params.fence)
+    return context, None if count is None else count(context)
 
 
 _DEFAULT = Packer()

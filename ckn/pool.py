@@ -168,7 +168,7 @@ class _Columns:
 
 def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
                    base: Params | None = None, cosine: bool = False,
-                   text_passes: Callable | None = None) -> _Columns:
+                   text_passes: Callable | None = None, budget: bool = True) -> _Columns:
     """:func:`parse_pool`'s validation, same checks in the same order, into :class:`_Columns`.
 
     With ``cosine``, the compiled pass may also score the embeddings against the query (the
@@ -176,7 +176,8 @@ def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
     per-candidate arrays: then ``dense`` holds the scores and ``embeddings`` is ``None``.
     ``text_passes(query, params, texts)`` (optional, with ``cosine``) returns ``(passes,
     work)`` for ``ckn._dense.run_passes``; when the compiled pass scores the pool, it runs
-    them in its GIL-free stretch and ``passes`` holds them, run; else ``passes`` is None."""
+    them in its GIL-free stretch and ``passes`` holds them, run; else ``passes`` is None.
+    ``budget=False`` accepts a pool without ``token_budget`` (ranking needs none)."""
     if not isinstance(data, Mapping):
         raise InputTypeError("", f"the pool must be a JSON object, got {_json_type(data)}")
     _check_top_level_keys(data)
@@ -184,7 +185,7 @@ def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
         check_overrides(overrides)
         data = {**data, **overrides}
     params = Params.from_mapping(data, base=base)
-    if params.token_budget is None:
+    if budget and params.token_budget is None:
         raise InputError("token_budget", "required field is missing")
     if "query" not in data:
         raise InputError("query", "required field is missing")

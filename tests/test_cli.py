@@ -108,8 +108,9 @@ MALFORMED = [
     ('{"query": "q", "query_embedding": [NaN], "candidates": [], "token_budget": 1}', "NaN is not valid JSON"),
     ('{"query": "a", "candidates": [{"id": "a", "tokens": 1, "text": "a b"}], "token_budget": 1, '
      '"rrf_k": 0, "rrf_weights": {"bm25": 1e308}, "utility_scale": 1e308}',
-     "candidates[0] ('a'): knapsack value floor(adjusted_utility · utility_scale + 0.5) = "
-     "floor(inf) does not fit in int64"),
+     "rrf_weights.bm25: expected a number with 0 <= x <= 1e+06, got 1e+308"),
+    ('{"query": "a", "candidates": [{"id": "a", "tokens": 1, "text": "a b"}], "token_budget": 1, '
+     '"utility_scale": 1e308}', "utility_scale: expected a number with 1 <= x <= 1e+12"),
     ('[1, 2]', "the pool must be a JSON object"),
     ('', "invalid JSON"),
     ('{"query": "q", "candidates": [], "token_budget": 1, "meta": ' + "[" * 100_000 + "]" * 100_000
@@ -131,8 +132,15 @@ def test_malformed_input_exits_2_with_one_line_and_writes_nothing(tmp_path, caps
 
 @pytest.mark.parametrize("argv, message", [
     (["pack"], "one of the arguments --input --example is required"),
-    (["pack", "--example", "--token-budget", "ten"], "expected an integer, got 'ten'"),
-    (["pack", "--example", "--rrf-k", "nan"], "expected a finite number"),
+    (["pack", "--example", "--token-budget", "ten"], "expected a non-negative integer (digits 0-9), got 'ten'"),
+    (["pack", "--example", "--token-budget", "١٢٣"], "expected a non-negative integer (digits 0-9)"),
+    (["pack", "--example", "--token-budget", "1_000"], "expected a non-negative integer (digits 0-9)"),
+    (["pack", "--example", "--token-budget", "+7"], "expected a non-negative integer (digits 0-9)"),
+    (["pack", "--example", "--rrf-k", "nan"], "expected a number, got 'nan'"),
+    (["pack", "--example", "--rrf-k", "1e999"], "expected a finite number"),
+    (["pack", "--example", "--max-memory", "12Q"], "expected a byte count"),
+    (["pack", "--example", "--budget-scope", "page"], "expected one of chunks, context"),
+    (["pack", "--example", "--tokenizer", "gpt2"], "expected one of cl100k_base, o200k_base"),
     (["pack", "--example", "--rrf-weights", '{"bm25": ' + "[" * 50_000], "nested too deeply"),
     (["pack", "--example", "--near-dup-threshold", "1.5"], "near_dup_threshold"),
     (["frobnicate"], "invalid choice"),

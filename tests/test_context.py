@@ -28,6 +28,19 @@ def parse(rendered: str) -> list[tuple[str, str]]:
     return chunks
 
 
+def parse_compact(rendered: str) -> list[tuple[str, str]]:
+    """Recover (id, text) pairs of a compact, preamble-free context from its nonce lines."""
+    lines = rendered.split("\n")
+    nonce = re.fullmatch(r"<<<data ([0-9a-f]{16})>>>", lines[0]).group(1)
+    assert lines[-1] == f"<<<end {nonce}>>>"
+    heads = [i for i, line in enumerate(lines) if nonce in line][1:]
+    chunks = []
+    for i, j in zip(heads, heads[1:]):
+        header = re.fullmatch(rf"<<<{nonce} (\".*\")>>>", lines[i])
+        chunks.append((json.loads(header.group(1)), "\n".join(lines[i + 1:j])))
+    return chunks
+
+
 def fence_lines(rendered: str, nonce: str) -> int:
     return sum(nonce in line for line in rendered.split("\n"))
 
@@ -94,9 +107,9 @@ def test_nonce_is_rederived_when_a_text_contains_it():
     assert context_nonce(collided) not in first
 
 
-def test_empty_context_has_no_chunks():
-    out = render_context([])
-    assert parse(out) == [] and len(out.split("\n")) == 3
+@pytest.mark.parametrize("fence", ["full", "compact"])
+def test_no_chunks_is_an_empty_context(fence):
+    assert render_context([], fence=fence) == ""
 
 
 @pytest.mark.parametrize("bad", [[("a",)], [("a", 1)], [(None, "t")], ["ab"]])
@@ -121,10 +134,27 @@ _TEXT = st.lists(st.one_of(_FRAGMENTS, st.text(max_size=8)), max_size=12).map(""
 @given(st.lists(st.tuples(_TEXT, _TEXT), max_size=6))
 def test_any_chunks_round_trip_through_the_fences(chunks):
     out = render_context(chunks)
+    if not chunks:
+        assert out == ""
+        return
     nonce = context_nonce(chunks)
     assert all(nonce not in part for pair in chunks for part in pair)
     assert parse(out) == chunks
     assert fence_lines(out, nonce) == 3 + 2 * len(chunks)
+    compact = render_context(chunks, fence="compact", preamble=None)
+    assert parse_compact(compact) == chunks
+    assert fence_lines(compact, nonce) == 2 + len(chunks)
+
+
+def test_preamble_is_replaced_literally_not_formatted():
+    out = render_context([("a", "b")], preamble="{} {0} {nonce.__class__} {nonce}")
+    nonce = context_nonce([("a", "b")])
+    assert out.split("\n")[1] == "{} {0} {nonce.__class__} " + nonce
+
+
+def test_no_preamble_leaves_the_line_out():
+    out = render_context([("a", "b")], preamble=None)
+    assert out.split("\n")[1].startswith("<<<chunk ")
 
 
 @given(st.one_of(st.text(), st.text(st.sampled_from('ab"\\\x00\x1f\x7f\n é😀-_. '))))
