@@ -13,7 +13,7 @@ run with the GIL released.
 from cpython cimport array
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.object cimport PyObject
-from libc.math cimport floor, isfinite, sqrt
+from libc.math cimport isfinite, sqrt
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memchr, memcmp, memcpy
@@ -27,7 +27,6 @@ from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK
 import array as _pyarray
 
 from ckn.errors import CknValueError
-from ckn.knapsack import solve
 
 __all__ = ["float64_array", "cosine_scores", "candidate_columns", "rank_positions", "fuse",
            "rrf_scores", "fused_order", "run_passes", "sanitized_survivors", "build_chunks",
@@ -1138,7 +1137,6 @@ cdef void _run_all(ckn_pass** ps, Py_ssize_t n) noexcept nogil:
             return
 
 
-cdef array.array _I64_TEMPLATE = _pyarray.array("q")
 
 
 cdef extern from *:
@@ -1328,79 +1326,3 @@ def fused_order(rrf, bm25_ranks, dense_ranks):
     finally:
         free(rb)
         free(keys)
-
-
-def knapsack_choice(list survivors, list status, list reason, list order, list ids, list rrf,
-                    list overlap, double lam, double scale, list utility, list value,
-                    list tokens, budget, recount=None):
-    """SPEC §8 over the survivors (fused positions) whose ``status`` is still ``"kept"``.
-
-    1. For each, in order: the adjusted utility u = rrf[order[pos]] · (1 − lam · overlap[pos])
-       into ``utility[pos]`` and the int64 value floor(u · scale + 0.5) into ``value[pos]`` (the
-       same double operations in the same order as the Python expression, no fused
-       multiply-add); CknValueError naming the candidate if a value does not fit in int64.
-    2. With ``recount``, ``tokens[pos] = recount(pos)`` for each (the caller's token counter).
-    3. :func:`ckn.knapsack.solve` over those whose ``tokens[pos]`` fit ``budget`` (a longer
-       chunk is in no feasible subset, so the optimum and its tie-break are those of all of
-       them), in that order, handed int64 arrays it reads in place: ``status[pos]`` becomes
-       ``"selected"`` or ``"not_selected"`` and ``reason[pos]`` says why. A fitting count
-       beyond int64 (a budget above 2**63 - 1) is a CknValueError naming the candidate.
-
-    O(n) plus the solve."""
-    cdef list kept = [pos for pos in survivors if status[pos] == "kept"]
-    cdef Py_ssize_t j, i, pos, m = len(kept), n = 0
-    cdef double u, x
-    cdef int overflow
-    cdef int64_t t, c_budget
-    cdef array.array weights = array.clone(_I64_TEMPLATE, m, False)
-    cdef array.array values = array.clone(_I64_TEMPLATE, m, False)
-    cdef array.array fit = array.clone(_I64_TEMPLATE, m, False)  # item k is kept[fit[k]]
-    cdef int64_t* wp = <int64_t*>weights.data.as_voidptr
-    cdef int64_t* vp = <int64_t*>values.data.as_voidptr
-    cdef int64_t* fp = <int64_t*>fit.data.as_voidptr
-    for j in range(m):
-        pos = kept[j]
-        i = order[pos]
-        u = <double>rrf[i] * (1.0 - lam * <double>overlap[pos])
-        x = u * scale + 0.5
-        if not x < 9223372036854775808.0:  # 2**63; also inf and NaN
-            raise CknValueError(
-                f"candidates[{i}] ({ids[i]!r}): knapsack value floor(adjusted_utility · "
-                f"utility_scale + 0.5) = floor({x!r}) does not fit in int64; lower "
-                f"utility_scale or rrf_weights")
-        vp[j] = <int64_t>floor(x)
-        utility[pos] = u
-        value[pos] = vp[j]
-    if recount is not None:
-        for pos in kept:
-            tokens[pos] = recount(pos)
-    c_budget = PyLong_AsLongLongAndOverflow(budget, &overflow)
-    if overflow:  # the knapsack weighs int64: a budget beyond it is capped, as solve() does
-        c_budget = 0x7FFFFFFFFFFFFFFF
-    for j in range(m):
-        pos = kept[j]
-        t = PyLong_AsLongLongAndOverflow(tokens[pos], &overflow)
-        if overflow:  # beyond int64: fits only a budget beyond it, and then cannot be weighed
-            if tokens[pos] <= budget:
-                i = order[pos]
-                raise CknValueError(
-                    f"candidates[{i}] ({ids[i]!r}): {tokens[pos]} tokens do not fit in the "
-                    f"knapsack's int64 weights; lower token_budget below 2**63")
-            continue
-        if t <= c_budget:
-            fp[n] = j
-            wp[n] = t
-            vp[n] = vp[j]  # n <= j: values not yet read are not overwritten
-            n += 1
-    array.resize(weights, n)
-    array.resize(values, n)
-    for k in solve(weights, values, budget).indices:
-        pos = kept[fp[<Py_ssize_t>k]]
-        status[pos] = "selected"
-        reason[pos] = "in the optimal subset"
-    for pos in kept:
-        if status[pos] == "kept":
-            status[pos] = "not_selected"
-            reason[pos] = (f"{tokens[pos]} tokens exceed the budget of {budget}"
-                           if tokens[pos] > budget else
-                           "not in the optimal subset under the token budget")

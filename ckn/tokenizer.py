@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
@@ -76,11 +77,15 @@ def _named_encoding(name: str):
     """The encoding ``name`` from bpe-openai (offline) or tiktoken; CknValueError if neither."""
     for module_name in ("bpe_openai", "tiktoken"):
         try:
-            module = importlib.import_module(module_name)
+            with warnings.catch_warnings():  # bpe-openai 0.1 reads its data by a deprecated API
+                warnings.simplefilter("ignore", DeprecationWarning)
+                module = importlib.import_module(module_name)
         except ImportError:
             continue
         try:
-            return module.get_encoding(name)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                return module.get_encoding(name)
         except Exception as exc:  # noqa: BLE001 - e.g. tiktoken offline: report, try the next
             last = f"{module_name} could not load {name!r}: {exc}"
             continue
