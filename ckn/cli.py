@@ -9,6 +9,7 @@ import json
 import math
 import os
 import re
+import stat
 import sys
 import tempfile
 from importlib import resources
@@ -199,7 +200,11 @@ def _load_pool(args) -> dict:
         text = resources.files("ckn").joinpath("worked_example.json").read_text("utf-8")
         name = "the bundled example"
     elif args.input == "-":
-        text, name = sys.stdin.read(), "stdin"
+        name = "stdin"
+        try:
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _UsageError(f"stdin: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     else:
         try:
             with open(args.input, encoding="utf-8") as f:
@@ -208,38 +213,76 @@ def _load_pool(args) -> dict:
             raise _UsageError(f"cannot read {args.input}: {getattr(exc, 'strerror', None) or exc}") from None
         name = args.input
     try:
-        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+        pool = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise _UsageError(f"{name}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except ValueError as exc:
         raise _UsageError(f"{name}: invalid JSON: {exc}") from None
     except RecursionError:  # the decoder recurses once per array or object level
         raise _UsageError(f"{name}: JSON nested too deeply to read") from None
+    if _SURROGATE_ESCAPE.search(text):  # a \\uD800-style escape: check the decoded strings
+        try:
+            json.dumps(pool, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise _UsageError(f"{name}: invalid JSON: a string holds a lone surrogate "
+                              f"(U+{ord(exc.object[exc.start]):04X}), which is not Unicode "
+                              f"text") from None
+    return pool
 
 
-def _write_atomically(path: str, text: str) -> str:
-    """Write ``text`` to a temporary file beside ``path``; return the temporary's name."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".ckn-", suffix=".tmp", dir=directory)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _stage(path: str, text: str) -> tuple[str, str] | None:
+    """Prepare writing ``text`` to ``path``: for a regular file (or a new one), a temporary
+    file beside its real path (symlinks followed), with the mode the file has or, for a new
+    file, the umask's; returns ``(temporary, real path)`` to rename later. For anything else
+    (a FIFO, a character device, ``/dev/fd/N``) returns None: it is written in place."""
     try:
+        st = os.stat(path)  # follows links, also /dev/fd/N to the pipe it names
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        mode = stat.S_IMODE(st.st_mode)
+    real = os.path.realpath(path)
+    fd, tmp = tempfile.mkstemp(prefix=".ckn-", suffix=".tmp", dir=os.path.dirname(real))
+    try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
     except BaseException:
         os.unlink(tmp)
         raise
-    return tmp
+    return tmp, real
 
 
 def _emit(outputs: list[tuple[str | None, str]]) -> None:
-    """Write every (path, text) pair; None means stdout. Files appear only if all succeed."""
-    staged = []
+    """Write every (path, text) pair; None or ``-`` means stdout. Regular files are replaced
+    atomically and only once every one of them is written; FIFOs and devices are written in
+    place after that, then stdout."""
+    staged, in_place = [], []
     try:
         for path, text in outputs:
-            if path is not None:
-                staged.append((_write_atomically(path, text), path))
-        for tmp, path in staged:
-            os.replace(tmp, path)
+            if path is not None and path != "-":
+                ready = _stage(path, text)
+                if ready is None:
+                    in_place.append((path, text))
+                else:
+                    staged.append(ready)
+        for tmp, real in staged:
+            os.replace(tmp, real)
         staged.clear()
+        for path, text in in_place:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
     except OSError as exc:
         raise _UsageError(f"cannot write {exc.filename or 'output'}: {exc.strerror or exc}") from None
     finally:
@@ -247,7 +290,7 @@ def _emit(outputs: list[tuple[str | None, str]]) -> None:
             if os.path.exists(tmp):
                 os.unlink(tmp)
     for path, text in outputs:
-        if path is None:
+        if path is None or path == "-":
             sys.stdout.write(text)
     sys.stdout.flush()
 

@@ -48,6 +48,9 @@ def closest_name(name: str, known, limit: int = 2):
     return scored[0][1] if scored and scored[0][0] <= limit else None
 
 
+_FLOAT_INT = 2**1023  # ints at least this large overflow float()
+
+
 def _is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
@@ -55,6 +58,8 @@ def _is_number(x) -> bool:
 def _number(name, x, *, low, high=math.inf, low_open=False):
     if not _is_number(x):
         raise InputTypeError(name, f"expected a number, got {x!r}")
+    if isinstance(x, int) and not -_FLOAT_INT < x < _FLOAT_INT:  # beyond any double
+        raise InputError(name, f"expected a finite number, got an integer of {len(str(abs(x)))} digits")
     if not math.isfinite(x) or x < low or x > high or (low_open and x == low):
         lo = f"{'>' if low_open else '>='} {low:g}"
         rule = f"a finite number {lo}" if high == math.inf else f"a number with {low:g} {'<' if low_open else '<='} x <= {high:g}"
@@ -74,12 +79,14 @@ def integer_value(x) -> int | None:
         return None
 
 
-def _integer(name, x, *, low):
+def _integer(name, x, *, low, high=None):
     value = integer_value(x)
+    rule = f"an integer >= {low}" if high is None else f"an integer with {low} <= x <= {high}"
     if value is None:
-        raise InputTypeError(name, f"expected an integer >= {low}, got {x!r}")
-    if value < low:
-        raise InputError(name, f"expected an integer >= {low}, got {value}")
+        raise InputTypeError(name, f"expected {rule}, got {x!r}")
+    if value < low or (high is not None and value > high):
+        shown = value if value.bit_length() < 200 else f"an integer of {len(str(value))} digits"
+        raise InputError(name, f"expected {rule}, got {shown}")
     return value
 
 
@@ -127,6 +134,9 @@ RELEVANCE_POWER = 1
 # Bounds that keep every knapsack value, and their sum over ~10^6 chunks, inside int64.
 MAX_RRF_WEIGHT = 1e6
 MAX_UTILITY_SCALE = 1e12
+# Far above any useful setting; keeps the C kernels' sizes in range.
+MAX_SHINGLE_SIZE = 1 << 16
+MAX_PERMUTATIONS = 1 << 16
 
 # name -> (default, checker)
 _RULES = {
@@ -134,8 +144,8 @@ _RULES = {
     "bm25_b": (0.75, lambda n, x: _number(n, x, low=0, high=1)),
     "rrf_k": (60, lambda n, x: _number(n, x, low=0)),
     "rrf_weights": (MappingProxyType({"bm25": 1.0, "dense": 1.0}), _weights),
-    "shingle_size": (3, lambda n, x: _integer(n, x, low=1)),
-    "minhash_permutations": (64, lambda n, x: _integer(n, x, low=1)),
+    "shingle_size": (3, lambda n, x: _integer(n, x, low=1, high=MAX_SHINGLE_SIZE)),
+    "minhash_permutations": (64, lambda n, x: _integer(n, x, low=1, high=MAX_PERMUTATIONS)),
     "near_dup_threshold": (0.75, lambda n, x: _number(n, x, low=0, high=1, low_open=True)),
     "dedup_exact": (False, _boolean),
     "redundancy_lambda": (0.35, lambda n, x: _number(n, x, low=0, high=1)),

@@ -188,3 +188,78 @@ def test_broken_pipe_is_quiet(tmp_path):
     proc = subprocess.run(cmd, shell=True, capture_output=True, text=True)
     assert proc.stdout == "{\n"
     assert proc.stderr == ""
+
+
+# ---- where the CLI writes: files replaced atomically, links followed, special files in place
+
+
+def test_dash_means_stdout(capsys):
+    assert main(["pack", "--example", "--output", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["total_tokens"] == 170
+
+
+def test_a_symlink_is_followed_and_its_target_replaced(tmp_path, capsys):
+    target = tmp_path / "receipt.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert main(["pack", "--example", "--output", str(link)]) == 0
+    assert link.is_symlink() and json.loads(target.read_text())["total_tokens"] == 170
+
+
+def test_new_files_get_the_umask_mode_and_replaced_files_keep_theirs(tmp_path):
+    import os
+    old = os.umask(0o022)
+    try:
+        new = tmp_path / "new.json"
+        assert main(["pack", "--example", "--output", str(new)]) == 0
+        assert new.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.json"
+        kept.write_text("old")
+        kept.chmod(0o640)
+        assert main(["pack", "--example", "--output", str(kept)]) == 0
+        assert kept.stat().st_mode & 0o777 == 0o640 and "total_tokens" in kept.read_text()
+    finally:
+        os.umask(old)
+
+
+def test_a_fifo_is_written_in_place(tmp_path):
+    import os
+    import threading
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    assert main(["pack", "--example", "--output", str(fifo)]) == 0
+    reader.join(10)
+    assert fifo.exists() and not fifo.is_file()
+    assert json.loads(got[0])["total_tokens"] == 170
+
+
+def test_process_substitution_paths_are_written_in_place(tmp_path):
+    out = tmp_path / "out.json"
+    cmd = (f"{sys.executable} -m ckn pack --example --output >(cat > {out}) && sleep 0.2")
+    proc = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(out.read_text())["total_tokens"] == 170
+
+
+@pytest.mark.parametrize("data, message", [
+    (b'{"query": "q", "token_budget": 5, "candidates": [{"id": "\\ud800", "tokens": 1, "text": "a"}]}',
+     "lone surrogate (U+D800)"),
+    (b'{"query": "q\xff", "token_budget": 5, "candidates": []}', "stdin: not UTF-8 text"),
+])
+def test_unrepresentable_stdin_is_a_clean_error(data, message):
+    proc = subprocess.run([sys.executable, "-m", "ckn", "pack", "--input", "-"], input=data,
+                          capture_output=True)
+    assert proc.returncode == 2 and proc.stdout == b""
+    err = proc.stderr.decode()
+    assert err.startswith("ckn: error: ") and message in err and err.count("\n") == 1
+
+
+def test_surrogate_pairs_are_text():
+    data = b'{"query": "q", "token_budget": 5, "candidates": [{"id": "\\ud83d\\ude00", "tokens": 1, "text": "a"}]}'
+    proc = subprocess.run([sys.executable, "-m", "ckn", "pack", "--input", "-"], input=data,
+                          capture_output=True)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["selected_ids"] == ["\U0001F600"]
