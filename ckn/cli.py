@@ -5,6 +5,7 @@ Exit status: 0 success; 2 bad input or usage, or input too large for the machine
 """
 
 import argparse
+import io
 import json
 import math
 import os
@@ -15,7 +16,9 @@ import tempfile
 from importlib import resources
 
 from . import __version__
+from .batch import pack_lines
 from .errors import CknError
+from .jsonio import loads_strict
 from .params import RELEVANCE_POWER
 from .pipeline import Packer
 from .tokenizer import ENCODINGS
@@ -97,6 +100,13 @@ def _number(text: str) -> int | float:
     return value
 
 
+def _positive(text: str) -> int:
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
+
+
 def _bytes(text: str) -> int:
     """A byte count: digits with an optional K, M or G suffix (powers of 1024)."""
     match = _BYTES.fullmatch(text)
@@ -151,6 +161,10 @@ def _build_parser() -> argparse.ArgumentParser:
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
         source = sub.add_mutually_exclusive_group(required=True)
         source.add_argument("--input", metavar="FILE", help="pool JSON file, or - for stdin")
+        if name == "pack":
+            source.add_argument("--jsonl", metavar="FILE",
+                                help="batch: one pool per line (- for stdin); one result line "
+                                     "per pool, in order, to --output (default stdout)")
         source.add_argument("--example", action="store_true",
                             help="use the bundled 5-chunk worked example")
         sub.add_argument("--output", metavar="FILE",
@@ -162,6 +176,10 @@ def _build_parser() -> argparse.ArgumentParser:
                              help="also write the audit trail here: version, parameters, "
                                   "context_tokens, and per chunk its ranks, scores, value, "
                                   "weight and why it was or was not selected")
+            sub.add_argument("--workers", metavar="N", type=_positive, default=1,
+                             help="with --jsonl: worker processes (default 1)")
+            sub.add_argument("--quiet", action="store_true",
+                             help="with --jsonl: no progress bar and no summary on stderr")
             sub.add_argument("--preamble", metavar="TEXT", dest="preamble", default=None,
                              help="the context's preamble line ({nonce} is replaced by the nonce)")
             sub.add_argument("--no-preamble", dest="preamble", action="store_const", const=False,
@@ -182,19 +200,6 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _unique_keys(pairs):
-    out = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate key {key!r}")
-        out[key] = value
-    return out
-
-
 def _load_pool(args) -> dict:
     if args.example:
         text = resources.files("ckn").joinpath("worked_example.json").read_text("utf-8")
@@ -212,25 +217,7 @@ def _load_pool(args) -> dict:
         except (OSError, UnicodeDecodeError) as exc:
             raise _UsageError(f"cannot read {args.input}: {getattr(exc, 'strerror', None) or exc}") from None
         name = args.input
-    try:
-        pool = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as exc:
-        raise _UsageError(f"{name}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except ValueError as exc:
-        raise _UsageError(f"{name}: invalid JSON: {exc}") from None
-    except RecursionError:  # the decoder recurses once per array or object level
-        raise _UsageError(f"{name}: JSON nested too deeply to read") from None
-    if _SURROGATE_ESCAPE.search(text):  # a \\uD800-style escape: check the decoded strings
-        try:
-            json.dumps(pool, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise _UsageError(f"{name}: invalid JSON: a string holds a lone surrogate "
-                              f"(U+{ord(exc.object[exc.start]):04X}), which is not Unicode "
-                              f"text") from None
-    return pool
-
-
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+    return loads_strict(text, name)
 
 
 def _umask() -> int:
@@ -295,13 +282,15 @@ def _emit(outputs: list[tuple[str | None, str]]) -> None:
     sys.stdout.flush()
 
 
-def _run(args) -> None:
+def _run(args) -> int:
     overrides = {dest: getattr(args, dest) for _, dest, _, _ in _PARAMETER_FLAGS}
     overrides["dedup_exact"] = args.dedup_exact
     overrides["preamble"] = getattr(args, "preamble", None)
     overrides = {k: v for k, v in overrides.items() if v is not None}
     if overrides.get("preamble") is False:
         overrides["preamble"] = None
+    if getattr(args, "jsonl", None):
+        return _run_jsonl(args, overrides)
     pool = _load_pool(args)
     if not isinstance(pool, dict):
         raise _UsageError("the pool must be a JSON object")
@@ -317,6 +306,90 @@ def _run(args) -> None:
     _emit(outputs)
     if args.command == "pack" and result.params.budget_scope == "chunks":
         _note_context_size(result)
+    return 0
+
+
+def _run_jsonl(args, overrides: dict) -> int:
+    """``pack --jsonl``: stream result lines in input order; exit 0, or 2 if a line was bad."""
+    for flag in ("context_out", "explain"):
+        if getattr(args, flag):
+            raise _UsageError(f"--{flag.replace('_', '-')} is for one pool, not with --jsonl")
+    Packer(count_tokens=args.tokenizer).params  # a bad option fails here, before any output
+    if args.jsonl == "-":
+        source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict")
+    else:
+        try:
+            source = open(args.jsonl, encoding="utf-8")
+        except OSError as exc:
+            raise _UsageError(f"cannot read {args.jsonl}: {exc.strerror or exc}") from None
+    bad = done = 0
+    with source, _Sink(args.output) as sink:
+        lines = pack_lines(_read_lines(source, args.jsonl), workers=args.workers,
+                           packer_options={"count_tokens": args.tokenizer}, overrides=overrides)
+        for failed, line in _progress(lines, quiet=args.quiet):
+            sink.write(line + "\n")
+            done += 1
+            bad += failed
+    if not args.quiet:
+        print(f"ckn: {done} pools, {done - bad} packed, {bad} bad", file=sys.stderr)
+    return 2 if bad else 0
+
+
+def _read_lines(source, name: str):
+    try:
+        yield from source
+    except UnicodeDecodeError as exc:
+        raise _UsageError(f"{name}: not UTF-8 text ({exc.reason})") from None
+
+
+def _progress(lines, *, quiet: bool):
+    """``lines`` with a tqdm progress bar on stderr when it is a terminal (tqdm optional)."""
+    if quiet or not sys.stderr.isatty():
+        return lines
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return lines
+    return tqdm(lines, unit=" pools", file=sys.stderr)
+
+
+class _Sink:
+    """A streamed output: stdout (None or ``-``), a FIFO or device written in place, or a
+    regular file written beside its real path and renamed over it when complete."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+
+    def __enter__(self):
+        self.tmp = None
+        if self.path is None or self.path == "-":
+            self.file = sys.stdout
+            return self
+        try:
+            staged = _stage(self.path, "")
+            if staged is None:
+                self.file = open(self.path, "w", encoding="utf-8")
+            else:
+                self.tmp, self.real = staged
+                self.file = open(self.tmp, "a", encoding="utf-8")
+        except OSError as exc:
+            raise _UsageError(f"cannot write {exc.filename or self.path}: {exc.strerror or exc}") from None
+        return self
+
+    def write(self, text: str) -> None:
+        self.file.write(text)
+
+    def __exit__(self, kind, exc, tb):
+        if self.file is sys.stdout:
+            self.file.flush()
+            return False
+        self.file.close()
+        if self.tmp is not None:
+            if kind is None:
+                os.replace(self.tmp, self.real)
+            else:
+                os.unlink(self.tmp)
+        return False
 
 
 def _note_context_size(result) -> None:
@@ -333,8 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     try:
         args = _build_parser().parse_args(argv)
-        _run(args)
-        return 0
+        return _run(args)
     except (_UsageError, CknError) as exc:
         print(f"ckn: error: {exc}", file=sys.stderr)
         return 2

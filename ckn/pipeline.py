@@ -6,13 +6,14 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 """
 
 from array import array
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
 from ._version import __version__
+from .batch import ordered_map
 from .context import _render, layout_sizes
 from .errors import CknValueError, InputTypeError
 from ._bm25 import Bm25Pass
@@ -251,6 +252,34 @@ class Packer:
         chunks, context, context_tokens = _run(cols, self._hasher, self._count_tokens, _PACK)
         return PackResult(chunks, cols.params, context, context_tokens,
                           None if self._count_tokens is None else self._count_tokens.name)
+
+    def pack_many(self, pools: Iterable[Mapping], /, *, workers: int = 1) -> Iterator[PackResult]:
+        """:meth:`pack` of each pool, yielded lazily in input order.
+
+        ``workers > 1`` packs on that many processes (each builds this Packer once; pools and
+        results are pickled), reading ahead a bounded window of pools. A bad pool raises its
+        CknError when its result is reached. See :mod:`ckn.batch`.
+
+        >>> from ckn import example_pool
+        >>> [r.receipt["total_tokens"] for r in Packer().pack_many([example_pool()] * 2)]
+        [170, 170]
+        """
+        return ordered_map(_pack_one, _PackerSpec(self), pools, workers=workers)
+
+
+class _PackerSpec:
+    """A picklable recipe for a Packer like ``packer`` (for worker processes)."""
+
+    def __init__(self, packer: Packer):
+        self.options = dict(packer._explicit)
+        self.count_tokens = packer._count_tokens
+
+    def __call__(self) -> Packer:
+        return Packer(count_tokens=self.count_tokens, **self.options)
+
+
+def _pack_one(packer: Packer, pool: Mapping) -> PackResult:
+    return packer.pack(pool)
 
 
 _RANK, _SANITIZE, _PACK = 1, 2, 3
