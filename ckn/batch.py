@@ -13,7 +13,6 @@ import itertools
 import json
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
 from .errors import CknError
 from .jsonio import loads_strict
@@ -47,6 +46,8 @@ def ordered_map(function: Callable, make_state: Callable[[], object], items: Ite
         state = make_state()
         yield from (function(state, item) for item in items)
         return
+    from concurrent.futures import ProcessPoolExecutor  # (not at import: it loads socket)
+
     window = window or 4 * workers
     batches = iter(lambda it=iter(items): list(itertools.islice(it, batch_size)), [])
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(make_state,)) as pool:
