@@ -6115,7 +6115,8 @@ def _sanitize_candidates(text: str, spans: list) -> SanitizedText:
 
 
 def content_without_markers(text: str) -> str:
-    """``text`` with every line that is exactly the marker removed (input to MinHash, SPEC §7)."""
+    """``text`` without its marker lines (input to MinHash, SPEC §7): every line that is the
+    marker, surrounding whitespace allowed."""
     if REDACTION_MARKER not in text:
         return text
-    return "\n".join(line for line in text.split("\n") if line != REDACTION_MARKER)
+    return "\n".join(line for line in text.split("\n") if line.strip() != REDACTION_MARKER)
