@@ -21,7 +21,7 @@ from ._dense import build_chunks, run_passes, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .minhash import MinHasher, SignaturePass, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
-from .pool import _Columns, _parse_columns
+from .pool import _Columns, _parse_columns, candidate_metadata, complete_candidates
 from .receipt import build_receipt
 from .sanitizer import (REDACTION_MARKER, Redaction, candidates_pass, content_without_markers,
                         sanitized_by_pass)
@@ -60,9 +60,11 @@ class Chunk:
     overlap: float | None = None      # max MinHash estimate to higher-ranked survivors
     adjusted_utility: float | None = None
     value: int | None = None          # integer knapsack value
+    metadata: Mapping | None = None   # the candidate's own "metadata", unchanged
 
 
-_CHUNK_KEYS = tuple(f.name for f in dataclass_fields(Chunk))  # declaration order
+# declaration order; build_chunks sets all but metadata (set only where a candidate has one)
+_CHUNK_KEYS = tuple(f.name for f in dataclass_fields(Chunk))[:-1]
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,8 @@ class PackResult(SanitizeResult):
                  "dense_rank": c.dense_rank, "dense_score": c.dense_score,
                  "overlap": c.overlap, "adjusted_utility": c.adjusted_utility,
                  "value": c.value, "tokens": c.tokens, "status": c.status, "reason": c.reason,
-                 **({"duplicate_of": c.duplicate_of} if c.duplicate_of is not None else {})}
+                 **({"duplicate_of": c.duplicate_of} if c.duplicate_of is not None else {}),
+                 **({"metadata": c.metadata} if c.metadata is not None else {})}
                 for c in self.chunks
             ],
         }
@@ -217,11 +220,13 @@ class Packer:
     def _pool(self, pool, fields, stage: int) -> _Columns:
         if pool is None:
             pool = {}
-        if self._count_tokens is not None:
-            pool, fields = _with_counts(pool, fields, self._count_tokens)
-        return _parse_columns(pool, {**self._explicit, **fields}, cosine=True,
+        pool, fields = complete_candidates(pool, fields, self._count_tokens)
+        cols = _parse_columns(pool, {**self._explicit, **fields}, cosine=True,
                               text_passes=partial(_text_passes, self._hasher, stage),
                               budget=stage == _PACK)
+        raw = fields["candidates"] if "candidates" in fields else pool["candidates"]
+        cols.metadata = candidate_metadata(raw)
+        return cols
 
     def _hasher(self, permutations: int) -> MinHasher:
         hasher = self._hashers.get(permutations)
@@ -283,23 +288,6 @@ def _pack_one(packer: Packer, pool: Mapping) -> PackResult:
 
 
 _RANK, _SANITIZE, _PACK = 1, 2, 3
-
-
-def _with_counts(pool, fields: dict, count: TokenCounter) -> tuple:
-    """``pool`` and ``fields`` with ``tokens`` counted for the candidates that lack it.
-
-    Only well-formed candidates (objects with a string ``text``) are counted; anything else is
-    left for validation to report."""
-    source = fields if "candidates" in fields else pool
-    raw = source.get("candidates") if isinstance(source, Mapping) else None
-    if not isinstance(raw, (list, tuple)) or not any(
-            isinstance(c, Mapping) and "tokens" not in c and isinstance(c.get("text"), str)
-            for c in raw):
-        return pool, fields
-    counted = [({**c, "tokens": count(c["text"])}
-                if isinstance(c, Mapping) and "tokens" not in c and isinstance(c.get("text"), str)
-                else c) for c in raw]
-    return pool, {**fields, "candidates": counted}
 
 
 def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, params: Params,
@@ -364,9 +352,10 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
 
     if stage == _RANK:
         nones = [None] * n
-        return build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
-                            rrf, ["ranked"] * n, [""] * n, nones, [()] * n, None,
-                            [cand_tokens[i] for i in order], nones, nones, nones)
+        return _with_metadata(build_chunks(
+            Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks, rrf,
+            ["ranked"] * n, [""] * n, nones, [()] * n, None, [cand_tokens[i] for i in order],
+            nones, nones, nones), cols.metadata)
 
     # ---- sanitize + dedup (SPEC §6, §7), in fused order
     clean_texts: list = [None] * n
@@ -428,10 +417,18 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     if stage == _PACK:
         context, context_tokens = _select(params, count_tokens, survivors, status, reason, order,
                                           ids, rrf, overlap, clean_texts, tokens, utility, value)
-    chunks = build_chunks(Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks,
-                          rrf, status, reason, clean_texts, redactions, duplicate, tokens,
-                          overlap, utility, value)
+    chunks = _with_metadata(build_chunks(
+        Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks, rrf, status,
+        reason, clean_texts, redactions, duplicate, tokens, overlap, utility, value),
+        cols.metadata)
     return (chunks, context, context_tokens) if stage == _PACK else chunks
+
+
+def _with_metadata(chunks: tuple, metadata: list | None) -> tuple:
+    """Set each chunk's ``metadata`` slot (the one build_chunks leaves): the candidate's own."""
+    for c in chunks:
+        object.__setattr__(c, "metadata", None if metadata is None else metadata[c.index])
+    return chunks
 
 
 _INT64_MAX = 2**63 - 1

@@ -16,9 +16,10 @@ from .similarity import score_fallback
 
 from . import _dense  # compiled one-pass paths for float lists and float64 buffers
 
-__all__ = ["Candidate", "Pool", "parse_pool", "check_overrides"]
+__all__ = ["Candidate", "Pool", "parse_pool", "check_overrides", "complete_candidates",
+           "candidate_metadata"]
 
-_STRUCTURE = ("query", "query_embedding", "candidates")
+_STRUCTURE = ("query", "query_embedding", "candidates", "embeddings")
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ class _Columns:
     else ``dense`` is ``None``."""
 
     __slots__ = ("query", "query_embedding", "ids", "tokens", "texts", "embeddings", "dense",
-                 "params", "passes")
+                 "params", "passes", "metadata")
 
 
 def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
@@ -255,3 +256,59 @@ def parse_pool(data: Mapping, overrides: Mapping | None = None, *, base: Params 
     cols = _parse_columns(data, overrides, base=base)
     candidates = tuple(map(_new_candidate, cols.ids, cols.tokens, cols.texts, cols.embeddings))
     return Pool(cols.query, cols.query_embedding, candidates, cols.params)
+
+
+def _matrix_rows(matrix, n: int) -> list:
+    """The ``n`` rows of a C-contiguous 2-D buffer of float32 or float64 as 1-D memoryviews."""
+    try:
+        view = memoryview(matrix)
+    except TypeError:
+        raise InputTypeError("embeddings", "expected a 2-D float32 or float64 buffer (a numpy "
+                                           f"array), got {_json_type(matrix)}") from None
+    if view.ndim != 2 or view.format not in ("f", "d") or not view.c_contiguous:
+        raise InputTypeError("embeddings", f"expected a C-contiguous 2-D float32 or float64 "
+                                           f"buffer, got ndim={view.ndim} format={view.format!r}")
+    rows, dim = view.shape
+    if rows != n:
+        raise InputError("embeddings", f"expected {n} rows (one per candidate), got {rows}")
+    flat, width = view.cast("B"), dim * view.itemsize
+    return [flat[k * width:(k + 1) * width].cast(view.format) for k in range(rows)]
+
+
+def complete_candidates(pool, fields: Mapping, count=None) -> tuple:
+    """``pool`` and ``fields`` with what the candidates may leave out filled in: ``tokens``
+    counted by ``count`` (a :class:`~ckn.tokenizer.TokenCounter`) from ``text``, and
+    ``embedding`` rows taken from a top-level ``embeddings`` matrix (row k belongs to
+    candidate k; a candidate's own ``embedding`` is an error then). Anything malformed is left
+    for validation to report. O(number of candidates) plus the counting."""
+    merged = {**pool, **fields} if isinstance(pool, Mapping) else fields
+    raw = merged.get("candidates")
+    matrix = merged.get("embeddings")
+    if not isinstance(raw, (list, tuple)) or (matrix is None and (count is None or all(
+            not isinstance(c, Mapping) or "tokens" in c for c in raw))):
+        return pool, fields
+    rows = None if matrix is None else _matrix_rows(matrix, len(raw))
+    completed = []
+    for k, c in enumerate(raw):
+        if isinstance(c, Mapping):
+            extra = {}
+            if count is not None and "tokens" not in c and isinstance(c.get("text"), str):
+                extra["tokens"] = count(c["text"])
+            if rows is not None:
+                if "embedding" in c:
+                    raise InputError(f"candidates[{k}].embedding",
+                                     "given twice: the pool's embeddings matrix has this row")
+                extra["embedding"] = rows[k]
+            c = {**c, **extra} if extra else c
+        completed.append(c)
+    return pool, {**fields, "candidates": completed}
+
+
+def candidate_metadata(raw) -> list | None:
+    """Each candidate's ``metadata`` object (or None) in input order; None when no candidate
+    has one. Carried through unchanged, never read. ``raw``: the validated candidates."""
+    found = [c.get("metadata") for c in raw]
+    for k, m in enumerate(found):
+        if m is not None and not isinstance(m, Mapping):
+            raise InputTypeError(f"candidates[{k}].metadata", f"expected an object, got {_json_type(m)}")
+    return found if any(m is not None for m in found) else None

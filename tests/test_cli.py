@@ -131,7 +131,7 @@ def test_malformed_input_exits_2_with_one_line_and_writes_nothing(tmp_path, caps
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["pack"], "one of the arguments --input --example is required"),
+    (["pack"], "one of the arguments --input --jsonl --example is required"),
     (["pack", "--example", "--token-budget", "ten"], "expected a non-negative integer (digits 0-9), got 'ten'"),
     (["pack", "--example", "--token-budget", "١٢٣"], "expected a non-negative integer (digits 0-9)"),
     (["pack", "--example", "--token-budget", "1_000"], "expected a non-negative integer (digits 0-9)"),
