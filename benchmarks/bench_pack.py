@@ -22,7 +22,7 @@ parameters (SPEC §2).
   shows what dominates (pack itself validates and scores in one pass, timed as its own stage
   first, and again right after each of a series of packs: the float objects as a pack finds
   them in the cache). Target (issue 5): median <= 3 ms, on the random-word pool (and its numpy forms);
-  the realistic-text pools are reported beside it (docs/decisions.md).
+  the realistic-text pools are reported beside it (docs/performance.md).
 * ``memory``: 10,000 candidates x 128,000 tokens (768-dim embeddings; 128-dim with
   ``--quick``), in a fresh subprocess: peak RSS (``ru_maxrss``) before and after one pack,
   and the tracemalloc peak of the pack call in a second subprocess.
@@ -200,7 +200,7 @@ def with_numpy_embeddings(pool: dict, dtype: str = "float64") -> dict | None:
 
 
 # Issue 5's latency target (ms), set on the benchmark's own pool and its numpy forms; the
-# realistic-text pools are reported beside it without one (docs/decisions.md).
+# realistic-text pools are reported beside it without one (docs/performance.md).
 TARGET_MS = 3.0
 
 

@@ -122,7 +122,7 @@ def pack_targets(rows) -> list[tuple[str, bool, str]]:
 
 def pack_reported(rows) -> list[tuple[str, str]]:
     """The pack latencies bench_pack gives no target: its realistic-text pools (English prose,
-    docstrings, multilingual lines; docs/decisions.md, "The pack target's workload")."""
+    docstrings, multilingual lines; docs/performance.md)."""
     return [(f"pack {r['case']}: median (realistic text, reported)", f"{r['value']:.2f} {r['unit']}")
             for r in rows if r["bench"] == "latency" and r["metric"] == "median_wall"
             and "target_ms" not in r]

@@ -1,6 +1,6 @@
 """Where ``Packer.pack`` holds the GIL: the median timeline of GIL-held and GIL-free stretches.
 
-Usage: python benchmarks/gil_timeline.py [--kind numpy|lists] [--pools 8] [--packs 200]
+Usage: python benchmarks/diagnostics/gil_timeline.py [--kind numpy|lists] [--pools 8] [--packs 200]
                                          [--threads 1|2]
 
 Linux only; needs a C compiler (``cc``). The script compiles a small ``LD_PRELOAD`` library that
@@ -35,9 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
+BENCHMARKS = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BENCHMARKS))  # bench_pack
+sys.path.insert(0, str(BENCHMARKS.parent))  # the checkout's in-place build, if not installed
 
 _SHIM = r"""
 #define _GNU_SOURCE

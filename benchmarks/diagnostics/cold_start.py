@@ -1,6 +1,6 @@
 """Cold start: what the first pack of a process costs, and ``python -m ckn`` from a script.
 
-Usage: python benchmarks/cold_start.py [--rounds 7] [--json FILE]
+Usage: python benchmarks/diagnostics/cold_start.py [--rounds 7] [--json FILE]
 
 Each round starts fresh interpreters (``sys.executable``, with the ckn this script imports) and
 times, inside one of them, ``import ckn``, then the first ``ckn.pack`` of the bundled worked
@@ -26,11 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+BENCHMARKS = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BENCHMARKS))  # bench_pack
 try:
     import ckn
 except ImportError:  # run from a checkout: the in-place build
-    sys.path.insert(0, str(HERE.parent))
+    sys.path.insert(0, str(BENCHMARKS.parent))
     import ckn
 
 from bench_pack import write_rows  # noqa: E402
