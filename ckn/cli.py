@@ -314,7 +314,7 @@ def _run_jsonl(args, overrides: dict) -> int:
     for flag in ("context_out", "explain"):
         if getattr(args, flag):
             raise _UsageError(f"--{flag.replace('_', '-')} is for one pool, not with --jsonl")
-    Packer(count_tokens=args.tokenizer).params  # a bad option fails here, before any output
+    Packer(count_tokens=args.tokenizer, **overrides)  # a bad option fails here, before output
     if args.jsonl == "-":
         source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict")
     else:

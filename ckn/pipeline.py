@@ -211,6 +211,8 @@ class Packer:
         self.params = Params.from_mapping(params)
         self._explicit = MappingProxyType(dict(params))
         self._count_tokens = resolve_tokenizer(count_tokens)
+        if self.params.budget_scope == "context" and self._count_tokens is None:
+            raise CknValueError(_NEEDS_TOKENIZER)
         self._hashers: dict[int, MinHasher] = {}
 
     def __repr__(self) -> str:
@@ -432,6 +434,8 @@ def _with_metadata(chunks: tuple, metadata: list | None) -> tuple:
 
 
 _INT64_MAX = 2**63 - 1
+_NEEDS_TOKENIZER = ("budget_scope 'context': counting the whole context needs a tokenizer "
+                    "(count_tokens=..., CLI --tokenizer cl100k_base)")
 
 
 def _select(params: Params, count: TokenCounter | None, survivors: list, status: list,
@@ -469,8 +473,7 @@ def _select(params: Params, count: TokenCounter | None, survivors: list, status:
     values = [value[pos] for pos in kept]
     if params.budget_scope == "context":
         if count is None:
-            raise CknValueError("budget_scope 'context': counting the whole context needs a "
-                                "tokenizer (count_tokens=..., CLI --tokenizer cl100k_base)")
+            raise CknValueError(_NEEDS_TOKENIZER)
 
         def measure(chosen: tuple[int, ...]) -> int:
             return count(_render([pairs[k] for k in chosen], params.preamble, params.fence))

@@ -141,6 +141,8 @@ for argv, expect in [([], "required"), (["frobnicate"], "invalid choice"), (["pa
                      (["rank", "--input", "POOL", "--context-out", "x"], "unrecognized arguments"),
                      (["pack", "--jsonl", "/nonexistent/in.jsonl"], "cannot read"),
                      (["pack", "--jsonl", "POOL", "--explain", "x"], "--explain is for one pool"),
+                     (["pack", "--jsonl", "POOL", "--bm25-b", "2"], "bm25_b: expected"),
+                     (["pack", "--jsonl", "POOL", "--budget-scope", "context"], "needs a tokenizer"),
                      (["pack", "--input", "POOL", "--bogus"], "unrecognized arguments")]:
     case(f"argv {' '.join(argv)}"[:60], expect, argv=argv)
 
