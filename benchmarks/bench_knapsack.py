@@ -8,10 +8,10 @@ value families:
 * ``uncorrelated``  v = U(1..100,000)
 * ``weak``          v = max(1, 6w + U(-400..400))
 * ``strong``        v = 1000 + 6w + U(0..400)
-* ``pool``          values as ckn's pipeline makes them (SPEC §8): v = floor(rrf * (1 - 0.35 *
-                    overlap) * 100,000 + 0.5) for a pool in fused order (two retrievers' ranks
-                    fused by RRF, k = 60; half the chunks overlap an earlier one by U(0, 0.6)), so
-                    a few thousand and nearly equal.
+* ``pool``          values of the shape rrf-scored pools give: floor(rrf * (1 - 0.35 * overlap)
+                    * 100,000 + 0.5) for a pool in fused order (two retrievers' ranks fused by
+                    RRF, k = 60; half the chunks overlap an earlier one by U(0, 0.6)), so a few
+                    thousand and nearly equal: the hardest case for the solver.
 * ``subset_sum``    v = w (a stress family beyond issue 5's four: every item has the same
                     efficiency, so no bound can fix anything; ckn answers it with a reachability
                     bitset).

@@ -1,9 +1,9 @@
 # Software prefetch into the L2 for ckn's passes over memory that Python objects own (the float
 # objects of an embedding list, the code points of a text): internal to ckn, not part of the C
 # API. The hint is the L2's (x86: prefetcht1), not the L1's: a prefetch into the L1 holds one of
-# its few miss buffers until the line arrives, so fewer lines are in flight; on the Zen 4 host a
-# list pool read cold validated in ~0.75 ms instead of ~0.95 ms (docs/performance.md, "What the
-# twentieth session changed"). A prefetch never faults: any address may be given.
+# its few miss buffers until the line arrives, so fewer lines are in flight (a list pool read
+# cold validated in ~0.75 ms instead of ~0.95 ms on a Zen 4 host). A prefetch never faults: any
+# address may be given.
 cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)

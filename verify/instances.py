@@ -22,7 +22,6 @@ enumeration), weight ranges R from 5 to 50,000, budgets from 0 to 50,000.
 from __future__ import annotations
 
 import json
-import math
 import random
 from dataclasses import asdict, dataclass, field
 
@@ -201,36 +200,18 @@ def _random_text(rng: random.Random, base: list[str] | None = None) -> str:
     return " ".join(rng.choice(_VOCAB) for _ in range(rng.randint(0, 60)))
 
 
-def _public_pack():
-    """ckn's public pipeline entry point, or None while it is not importable."""
-    try:
-        import ckn
-
-        if hasattr(ckn, "pack"):
-            return ckn.pack
-        from ckn.pipeline import pack
-
-        return pack
-    except ImportError:
-        return None
-
-
 def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int = 100_000,
-                    threshold: float = 0.75, use_pack: bool = True):
-    """Knapsack weights, values and budget of a random pool as the pipeline computes them.
+                    threshold: float = 0.75):
+    """Knapsack weights, values and budget of a random pool as ``ckn.pack`` computes them.
 
-    If ckn's pipeline (``ckn.pack``) is importable, the pool goes through it and the instance is
-    its per-chunk diagnostics: surviving chunks in fused order, ``tokens`` as weights, ``value``
-    (the integer knapsack value of SPEC §8) as values; the chunks it selected are recorded in
-    ``note["pack_selected"]`` so that the check also confirms pack picked the knapsack's optimum.
-
-    Otherwise the values are composed from ckn's public pieces -- ``terms``, ``bm25_scores``,
-    ``cosine_scores``, ``rank_positions``, ``reciprocal_rank_fusion``, ``fused_order`` and
-    ``ckn.minhash`` signatures for the overlaps (random multiples of 1/64 when the extension is
-    not built) -- as ``v = floor(rrf · (1 − λ·overlap) · scale + 0.5)``, dropping near-duplicates
-    (estimate ≥ threshold against a kept higher-ranked chunk) as dedup would.
-    Returns ``(weights, values, budget, note)``.
+    The pool goes through ``ckn.pack`` and the instance is its per-chunk diagnostics: surviving
+    chunks in fused order, ``tokens`` as weights, ``value`` (the integer knapsack value of spec
+    §8) as values; the chunks it selected are recorded in ``note["pack_selected"]`` so that the
+    check also confirms pack picked the knapsack's optimum. Returns
+    ``(weights, values, budget, note)``.
     """
+    import ckn
+
     texts: list[str] = []
     for _ in range(n):
         base = rng.choice(texts).split() if texts and rng.random() < 0.2 else None
@@ -243,80 +224,23 @@ def pipeline_values(rng: random.Random, n: int, *, lam: float = 0.35, scale: int
             for _ in range(n)]
     tokens = [len(t.split()) + rng.randint(0, 40) for t in texts]
     budget = min(MAX_BUDGET, int(sum(tokens) * rng.choice((0.0, 0.1, 0.25, 0.5, 0.75, 1.0))))
-
-    pack = _public_pack() if use_pack and n > 0 else None
-    pack_error = None
-    if pack is not None:
-        candidates = []
-        for i in range(n):
-            c = {"id": f"c{i}", "tokens": tokens[i], "text": texts[i]}
-            if dense and embs[i] is not None:
-                c["embedding"] = embs[i]
-            candidates.append(c)
-        pool = {"query": query, "candidates": candidates, "token_budget": budget,
-                "redundancy_lambda": lam, "utility_scale": scale,
-                "near_dup_threshold": threshold}
-        if dense:
-            pool["query_embedding"] = q_emb
-        try:
-            result = pack(pool)
-        except Exception as exc:  # noqa: BLE001 - reported as a problem by check_knapsack
-            pack_error = f"{type(exc).__name__}: {exc}"
-            pack = None
-    if pack is not None:
-        survivors = [c for c in result.chunks if c.value is not None]
-        weights = [c.tokens for c in survivors]
-        values = [c.value for c in survivors]
-        selected = [k for k, c in enumerate(survivors) if c.status == "selected"]
-        return weights, values, budget, {"values_source": "ckn.pack", "pool": n,
-                                         "survivors": len(survivors), "pack_selected": selected}
-
-    from ckn.bm25 import bm25_scores
-    from ckn.fusion import fused_order, rank_positions, reciprocal_rank_fusion
-    from ckn.similarity import cosine_scores
-    from ckn.terms import terms
-
-    bm25 = bm25_scores([terms(t) for t in texts], terms(query))
-    rb = rank_positions(bm25)
-    rd = rank_positions(cosine_scores(q_emb, embs)) if dense else None
-    rrf = reciprocal_rank_fusion(rb, rd)
-    order = fused_order(rrf, rb, rd)
-    try:
-        from ckn.minhash import MinHasher, similarity
-
-        hasher = MinHasher(64)
-        sigs = {i: hasher.text_signature(texts[i]) for i in order}
-
-        def sim(i: int, j: int) -> float:
-            return float(similarity(sigs[i], sigs[j]))
-
-        source = "composed (minhash overlaps)"
-    except ImportError:
-        cache: dict[tuple[int, int], float] = {}
-
-        def sim(i: int, j: int) -> float:
-            key = (min(i, j), max(i, j))
-            if key not in cache:
-                cache[key] = rng.randint(0, 40) / 64
-            return cache[key]
-
-        source = "composed (random overlaps k/64)"
-    kept: list[int] = []
-    weights: list[int] = []
-    values: list[int] = []
-    for i in order:
-        if not terms(texts[i]):
-            continue  # dropped as empty
-        overlap = max((sim(i, j) for j in kept), default=0.0)
-        if overlap >= threshold:
-            continue
-        kept.append(i)
-        weights.append(tokens[i])
-        values.append(math.floor(rrf[i] * (1 - lam * overlap) * scale + 0.5))
-    note = {"values_source": source, "pool": n, "survivors": len(kept)}
-    if pack_error is not None:
-        note["pack_error"] = pack_error
-    return weights, values, budget, note
+    candidates = []
+    for i in range(n):
+        c = {"id": f"c{i}", "tokens": tokens[i], "text": texts[i]}
+        if dense and embs[i] is not None:
+            c["embedding"] = embs[i]
+        candidates.append(c)
+    pool = {"query": query, "candidates": candidates, "token_budget": budget,
+            "redundancy_lambda": lam, "utility_scale": scale, "near_dup_threshold": threshold}
+    if dense:
+        pool["query_embedding"] = q_emb
+    result = ckn.pack(pool)
+    survivors = [c for c in result.chunks if c.value is not None]
+    weights = [c.tokens for c in survivors]
+    values = [c.value for c in survivors]
+    selected = [k for k, c in enumerate(survivors) if c.status == "selected"]
+    return weights, values, budget, {"values_source": "ckn.pack", "pool": n,
+                                     "survivors": len(survivors), "pack_selected": selected}
 
 
 def _pipeline_instance(rng: random.Random, seed: int, index: int) -> Instance:
