@@ -105,7 +105,8 @@ def check(artifact: Path, work: Path, sdist_tests: bool) -> tuple[bool, str]:
         run([python, "-m", "pip", "install", "-q", *TEST_REQUIREMENTS])
         # --import-mode=append: the installed ckn wins over the unpacked ckn/ next to tests/
         result = run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                      "--import-mode=append", *SDIST_TESTS], cwd=top / "tests", env=clean)
+                      "--import-mode=append", *(Path(t).name for t in SDIST_TESTS)],
+                     cwd=top / "tests", env=clean)
         note += f"; its tests: {result.stdout.strip().splitlines()[-1]}"
     return True, note
 
