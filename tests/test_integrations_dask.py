@@ -58,7 +58,7 @@ def serial(pools: list, packer: ckn.Packer) -> list:
 def same(got: list, expected: list) -> bool:
     """Equal record by record; error records match on line (their text is ckn's message)."""
     assert len(got) == len(expected)
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         if e.get("error", "") is None:
             assert set(g) == {"line", "error"} and g["line"] == e["line"] and g["error"]
         else:

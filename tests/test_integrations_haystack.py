@@ -10,10 +10,10 @@ pytest.importorskip("haystack")
 from haystack import Document, Pipeline  # noqa: E402
 from haystack.components.retrievers.in_memory import InMemoryBM25Retriever  # noqa: E402
 from haystack.document_stores.in_memory import InMemoryDocumentStore  # noqa: E402
+from integration_docs import DOCUMENTS, QUERY, TOKEN_BUDGET, count_words  # noqa: E402
 
 import ckn  # noqa: E402
 from ckn.integrations.haystack import CknPacker  # noqa: E402
-from integration_docs import DOCUMENTS, QUERY, TOKEN_BUDGET, count_words  # noqa: E402
 
 
 def vector(text: str) -> list[float]:
@@ -47,7 +47,7 @@ def test_pipeline_selects_what_ckn_packs(dense):
         {"id": d.id, "tokens": count_words(d.content), "text": d.content} for d in retrieved]}
     if dense:
         pool["query_embedding"] = vector(QUERY)
-        for c, d in zip(pool["candidates"], retrieved):
+        for c, d in zip(pool["candidates"], retrieved, strict=True):
             c["embedding"] = vector(d.content)
     expected = ckn.pack(pool, count_tokens=count_words)
     assert [d.id for d in got] == expected.receipt["selected_ids"]

@@ -8,13 +8,13 @@ import pytest
 langchain_core = pytest.importorskip("langchain_core")
 retrievers = pytest.importorskip("langchain_classic.retrievers")
 
+from integration_docs import DOCUMENTS, QUERY, TOKEN_BUDGET, count_words  # noqa: E402
 from langchain_core.documents import Document  # noqa: E402
 from langchain_core.embeddings import DeterministicFakeEmbedding  # noqa: E402
 from langchain_core.vectorstores import InMemoryVectorStore  # noqa: E402
 
 import ckn  # noqa: E402
 from ckn.integrations.langchain import CknCompressor  # noqa: E402
-from integration_docs import DOCUMENTS, QUERY, TOKEN_BUDGET, count_words  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def reference(documents, embedding=None):
         for d in documents]}
     if embedding is not None:
         pool["query_embedding"] = embedding.embed_query(QUERY)
-        for c, d in zip(pool["candidates"], documents):
+        for c, d in zip(pool["candidates"], documents, strict=True):
             c["embedding"] = embedding.embed_query(d.page_content)  # the fake embeds alike
     return ckn.pack(pool, count_tokens=count_words)
 

@@ -5,6 +5,7 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
+from integration_docs import DOCUMENTS, QUERY, TOKEN_BUDGET, count_words  # noqa: E402
 from llama_index.core import VectorStoreIndex  # noqa: E402
 from llama_index.core.base.embeddings.base import BaseEmbedding  # noqa: E402
 from llama_index.core.llms import MockLLM  # noqa: E402
@@ -13,7 +14,6 @@ from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, Te
 
 import ckn  # noqa: E402
 from ckn.integrations.llama_index import CknPostprocessor  # noqa: E402
-from integration_docs import DOCUMENTS, QUERY, TOKEN_BUDGET, count_words  # noqa: E402
 
 LETTERS = "abcdefghilmnorst"
 

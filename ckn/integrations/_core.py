@@ -52,7 +52,7 @@ def build_pool(ids: Sequence, texts: Sequence[str], embeddings: Sequence | None,
     embeddings only with a query embedding (an absent one leaves the document out of the dense
     list)."""
     candidates = []
-    for i, (cid, text) in enumerate(zip(document_ids(ids), texts)):
+    for i, (cid, text) in enumerate(zip(document_ids(ids), texts, strict=True)):
         candidate = {"id": cid, "tokens": count_tokens(text), "text": text}
         if query_embedding is not None and embeddings is not None and embeddings[i] is not None:
             candidate["embedding"] = _vector(embeddings[i])

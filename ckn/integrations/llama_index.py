@@ -74,7 +74,7 @@ class CknPostprocessor(BaseNodePostprocessor):
             missing = [i for i, e in enumerate(embeddings) if e is None]
             if missing:
                 vectors = self.embed_model.get_text_embedding_batch([texts[i] for i in missing])
-                for i, vector in zip(missing, vectors):
+                for i, vector in zip(missing, vectors, strict=True):
                     embeddings[i] = vector
         chosen = pack_documents(self.packer, [n.node.node_id for n in nodes], texts, embeddings,
                                 query_bundle.query_str, query_embedding, self.count_tokens,
