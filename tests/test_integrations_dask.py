@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("dask.bag")
 distributed = pytest.importorskip("distributed")
 
+import dask  # noqa: E402
 import dask.bag as db  # noqa: E402
 
 import ckn  # noqa: E402
@@ -109,3 +110,10 @@ def test_options_are_checked_before_any_task():
         pack_bag(db.from_sequence([{}]), packer=ckn.Packer(), redundancy_lambda=0.1)
     with pytest.raises(ckn.CknTypeError):
         pack_bag(42)
+
+
+def test_without_a_client_dask_current_scheduler_is_used():
+    pools = make_pools(12, seed=3)
+    with dask.config.set(scheduler="synchronous"):
+        got = pack_bag(db.from_sequence(pools, npartitions=3), **OPTIONS)
+    assert same(got, serial(pools, ckn.Packer(**OPTIONS)))

@@ -59,7 +59,7 @@ def pack_bag(pools: "db.Bag | str | os.PathLike | Sequence[str | os.PathLike]", 
         raise CknTypeError(f"pools: expected a dask.bag.Bag or JSONL paths, got {pools!r}")
     parts = bag.map_partitions(_pack_partition, packer).to_delayed()
     if output is None:
-        lists = _compute([delayed(list)(p) for p in parts], client)
+        lists = _compute(parts, client)
         return [{"line": n, **r} for n, r in enumerate((r for part in lists for r in part), 1)]
     os.makedirs(output, exist_ok=True)
     writes, offset = [], 0
