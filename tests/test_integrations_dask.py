@@ -113,7 +113,7 @@ def test_options_are_checked_before_any_task():
 
 
 def test_without_a_client_dask_current_scheduler_is_used():
-    pools = make_pools(12, seed=3)
+    pools = make_pools(20, seed=3)
     with dask.config.set(scheduler="synchronous"):
         got = pack_bag(db.from_sequence(pools, npartitions=3), **OPTIONS)
     assert same(got, serial(pools, ckn.Packer(**OPTIONS)))
