@@ -4,6 +4,8 @@ send between processes) and come back equal."""
 import pickle
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import ckn
 from ckn import Packer, Params
@@ -27,6 +29,24 @@ def test_params_roundtrip_equal(protocol):
     assert back.as_dict() == params.as_dict()
     with pytest.raises(TypeError):  # still a read-only view after the trip
         back.rrf_weights["dense"] = 1.0
+
+
+unit = st.floats(0, 1, exclude_min=True)
+PARAMS = st.fixed_dictionaries({}, optional={
+    "bm25_k1": st.floats(0, 10), "bm25_b": st.floats(0, 1), "rrf_k": st.integers(0, 200),
+    "rrf_weights": st.dictionaries(st.sampled_from(["bm25", "dense"]), st.floats(0, 5)),
+    "shingle_size": st.integers(1, 6), "minhash_permutations": st.integers(1, 256),
+    "near_dup_threshold": unit, "dedup_exact": st.booleans(),
+    "redundancy_lambda": st.floats(0, 1), "utility_scale": st.floats(1, 1e9),
+    "token_budget": st.none() | st.integers(0, 10**6)})
+
+
+@given(PARAMS)
+def test_any_valid_parameters_roundtrip(values):
+    packer = Packer(**values)
+    back = roundtrip(packer)
+    assert back.params == packer.params == Params.from_mapping(values)
+    assert repr(back) == repr(packer)
 
 
 def test_packer_roundtrip_keeps_configuration_and_results():
