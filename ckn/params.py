@@ -196,6 +196,10 @@ class Params:
                 current[name] = check(name, values[name])
         return cls(**current)
 
+    def __reduce__(self):
+        """Pickle as the plain values (``rrf_weights`` is a read-only view, which cannot be)."""
+        return type(self).from_mapping, (self.as_dict(),)
+
     def as_dict(self) -> dict:
         """Plain-JSON view (rrf_weights as a dict)."""
         out = dict(vars(self))

@@ -219,6 +219,14 @@ class Packer:
         args = ", ".join(f"{k}={v!r}" for k, v in self._explicit.items())
         return f"Packer({args})"
 
+    def __getstate__(self) -> dict:
+        """Pickle the configuration; the MinHasher cache is rebuilt on demand."""
+        params = {k: dict(v) if isinstance(v, Mapping) else v for k, v in self._explicit.items()}
+        return {"count_tokens": self._count_tokens, "params": params}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(count_tokens=state["count_tokens"], **state["params"])
+
     def _pool(self, pool, fields, stage: int) -> _Columns:
         if pool is None:
             pool = {}
