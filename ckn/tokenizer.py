@@ -3,7 +3,7 @@
 ``resolve_tokenizer(spec)`` turns what a user has into a :class:`TokenCounter`:
 
 - ``"cl100k_base"`` or ``"o200k_base"``: OpenAI's encodings, counted offline by the optional
-  package ``bpe-openai`` (``pip install 'ckn[tokens]'``; the same token ids as ``tiktoken``),
+  package ``bpe-openai`` (``pip install 'context-knapsack[tokens]'``; the same token ids as ``tiktoken``),
   or by ``tiktoken`` when only that is installed (it downloads the encoding on first use);
 - an object with ``encode_ordinary`` or ``encode`` (a ``tiktoken.Encoding``, a ``bpe_openai``
   encoding, a Hugging Face tokenizer): the length of its encoding of the text;

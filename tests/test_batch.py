@@ -102,3 +102,10 @@ def test_pack_many_yields_pack_in_order():
     pools = make_pools(20)
     got = [r.receipt for r in ckn.Packer(rrf_k=10).pack_many(pools)]
     assert got == [ckn.pack(p, rrf_k=10).receipt for p in pools]
+
+
+def test_pack_many_on_two_workers_equals_serial_packing():
+    pools = make_pools(40, seed=11)
+    packer = ckn.Packer(count_tokens=len, relevance_power=2)
+    assert [r.receipt for r in packer.pack_many(pools, workers=2)] == [
+        packer.pack(p).receipt for p in pools]

@@ -1,4 +1,4 @@
-"""Dask: pack many pools on a cluster (``pip install 'ckn[dask]'``).
+"""Dask: pack many pools on a cluster (``pip install 'context-knapsack[dask]'``).
 
 :func:`pack_bag` packs a ``dask.bag`` of pools, or JSONL files read by partition, with one
 :class:`ckn.Packer` per partition (the packer is pickled into each task), and returns or writes

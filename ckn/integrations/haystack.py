@@ -1,4 +1,4 @@
-"""Haystack: ckn as a pipeline component (``pip install 'ckn[haystack]'``).
+"""Haystack: ckn as a pipeline component (``pip install 'context-knapsack[haystack]'``).
 
 :class:`CknPacker` is a Haystack ``@component``: connect a retriever's ``documents`` to it
 and its ``documents`` output holds the retrieved documents ranked (BM25 + dense RRF), redacted,

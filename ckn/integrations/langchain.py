@@ -1,4 +1,4 @@
-"""LangChain: ckn as a document compressor (``pip install 'ckn[langchain]'``).
+"""LangChain: ckn as a document compressor (``pip install 'context-knapsack[langchain]'``).
 
 :class:`CknCompressor` is a ``langchain_core`` ``BaseDocumentCompressor``: put it in a
 ``ContextualCompressionRetriever`` (package ``langchain-classic``) behind any retriever and the

@@ -1,4 +1,4 @@
-"""LlamaIndex: ckn as a node postprocessor (``pip install 'ckn[llama-index]'``).
+"""LlamaIndex: ckn as a node postprocessor (``pip install 'context-knapsack[llama-index]'``).
 
 :class:`CknPostprocessor` is a ``llama_index.core`` ``BaseNodePostprocessor``: pass it in
 ``node_postprocessors`` of a query engine and the retrieved nodes come back ranked (BM25 + dense
