@@ -70,8 +70,8 @@ DATA_ENV = "CKN_QA_DATA"
 CACHE_ENV = "CKN_BENCH_CACHE"
 DEFAULT_DATA = REPO / ".." / "shared" / "qa-data" / "squad-v1.1-dev.json"
 DEFAULT_CACHE = Path.home() / ".cache" / "ckn-bench"
-DEV_ARTICLES = range(0, 24)
-HALVES = (range(0, 24), range(24, 48))
+DEV_ARTICLES = range(24)
+HALVES = (range(24), range(24, 48))
 DISTRACTOR_ARTICLES = 2
 DISTRACTOR_PARAGRAPHS = 3
 WINDOW, STRIDE = 3, 2
@@ -82,6 +82,7 @@ MAX_SEQ_LENGTH = 256
 SETTINGS: dict[str, dict] = {
     "ckn rrf_k=10": {"rrf_k": 10},
     "ckn λ=0": {"redundancy_lambda": 0.0},
+    "ckn utility (rrf_k6/best)^8": {"utility_rrf_k": 6, "utility_power": 8, "utility_scale": 10**12},
 }
 
 GREEDY_RANKINGS = ("fused rrf_k=60", "fused rrf_k=10", "bm25", "cosine")
@@ -89,9 +90,12 @@ GREEDY_RANKINGS = ("fused rrf_k=60", "fused rrf_k=10", "bm25", "cosine")
 
 # ---------------------------------------------------------------- data and pools
 
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr st jr sr mt vs no gen col lt sgt capt rev prof inc co ltd corp jan feb mar apr "
-    "jun jul aug sep sept oct nov dec est approx fig op vol ca e.g i.e etc".split())
+_ABBREVIATIONS = frozenset({
+    "mr", "mrs", "ms", "dr", "st", "jr", "sr", "mt", "vs", "no", "gen", "col", "lt", "sgt",
+    "capt", "rev", "prof", "inc", "co", "ltd", "corp", "jan", "feb", "mar", "apr", "jun", "jul",
+    "aug", "sep", "sept", "oct", "nov", "dec", "est", "approx", "fig", "op", "vol", "ca", "e.g",
+    "i.e", "etc",
+})
 _BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)\]]))\s+(?=[\"'“‘(\[]?[A-Z0-9])")
 
 
@@ -168,7 +172,7 @@ def load_questions(data: list, articles: list[int], per_article: int | None) -> 
     with their distractor paragraphs drawn from the same half of the file."""
     out = []
     for a in articles:
-        half = next(h for h in HALVES if a in h) if a < 48 else range(len(data))
+        half = next((h for h in HALVES if a in h), range(len(data)))
         others = [o for o in half if o != a and o < len(data)]
         taken = 0
         for para in data[a]["paragraphs"]:
@@ -260,7 +264,10 @@ class EmbeddingCache:
     def vectors(self, texts: list[str], batch: int = 256) -> dict[str, list[float]]:
         """``{text: float64 numpy vector}`` for each distinct text (ckn reads such buffers in
         place, without a Python float per component)."""
-        import numpy as np
+        try:
+            import numpy as np
+        except ImportError:
+            raise MissingPackage("numpy is not installed: pip install numpy") from None
 
         keys = {t: text_key(t) for t in dict.fromkeys(texts)}
         found: dict[str, bytes] = {}
@@ -364,11 +371,14 @@ def run(*, data_path: Path, articles: list[int], per_article: int | None, budget
     import ckn
 
     count = token_counter()
-    enc_count = count
     settings = SETTINGS if settings is None else settings
     timings: dict[str, float] = {}
     start = time.perf_counter()
     data = json.loads(data_path.read_text("utf-8"))["data"]
+    if not articles or articles[-1] >= len(data):
+        raise ValueError(f"articles must lie in 0-{len(data) - 1}, got {articles}")
+    if any(a not in DEV_ARTICLES for a in articles):
+        log("note: articles 24-47 are the held-out half: measure them once, tune nothing on them")
     questions = load_questions(data, articles, per_article)
     corpus = build_corpus(data, questions, count)
     timings["load, chunk and count tokens (s)"] = time.perf_counter() - start
@@ -429,7 +439,7 @@ def run(*, data_path: Path, articles: list[int], per_article: int | None, budget
                 t = tally(name, b)
                 t.add(any(contains_answer(c.text, q.answers) for c in chosen), sel, rank,
                       {c.id: c.tokens for c in chosen})
-                t.context_tokens += enc_count(res.context) if sel else 0
+                t.context_tokens += count(res.context) if sel else 0
                 t.seconds += elapsed
         if (qi + 1) % 500 == 0:
             log(f"  {qi + 1}/{len(questions)} questions")
@@ -464,8 +474,8 @@ def markdown(result: dict) -> str:
     for name in names:
         lines.append(f"| {name} | " + " | ".join(f"{100 * by[(name, b)]['recall']:.1f} %"
                                               for b in budgets) + " |")
-    lines += ["", "Mean chunks selected / mean worst fused rank (rrf_k 60) / mean selected tokens"
-              " (ckn rows: / mean emitted-context tokens):", "", head, sep]
+    lines += ["", ("Mean chunks selected / mean worst fused rank (rrf_k 60) / mean selected tokens"
+                   " (ckn rows: / mean emitted-context tokens):"), "", head, sep]
     for name in names:
         if name == "oracle":
             continue
@@ -488,7 +498,10 @@ def parse_articles(spec: str) -> list[int]:
         if not part:
             continue
         lo, _, hi = part.partition("-")
-        out.update(range(int(lo), int(hi or lo) + 1))
+        try:
+            out.update(range(int(lo), int(hi or lo) + 1))
+        except ValueError:
+            raise ValueError(f"--articles: expected ranges such as 0-23 or 0-3,7, got {spec!r}") from None
     return sorted(out)
 
 
@@ -515,13 +528,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cache_dir = Path(args.cache_dir or os.environ.get(CACHE_ENV) or DEFAULT_CACHE).expanduser()
     try:
-        result = run(data_path=data_path, articles=parse_articles(args.articles),
+        articles = parse_articles(args.articles)
+        result = run(data_path=data_path, articles=articles,
                      per_article=args.questions_per_article,
                      budgets=[int(b) for b in args.budgets.split(",") if b.strip()],
                      cache_dir=cache_dir)
     except MissingPackage as exc:
         print(f"qa_recall: {exc}. Skipped.")
         return 0
+    except ValueError as exc:
+        parser.error(str(exc))
     print()
     print(markdown(result))
     print()

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import qa_recall  # noqa: E402
+import qa_recall
 
 LAMBDA = 0.35   # ckn's redundancy_lambda default
 SCALE = 100000  # ckn's utility_scale default
