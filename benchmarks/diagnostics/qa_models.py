@@ -79,12 +79,12 @@ def rank_power_model(alpha):
 # Model name -> (utility of the survivors' features, integer scale of the values).
 MODELS: dict = {
     "ckn default: rrf": rrf_model(),
-    "rrf, λ=0": rrf_model(0.0),
+    "rrf λ=0": rrf_model(0.0),
     "(rrf/best)^16 (k 60)": power_model(60, 16),
-    "rrf_k=0, γ=1": power_model(0, 1),
+    "rrf_k0 γ=1": power_model(0, 1),
     "top10 + rrf": topk_model(10),
     "1/fused_rank": rank_power_model(1),
-    "(rrf_k6/best)^8, scale 1e5": power_model(6, 8, SCALE),
+    "(rrf_k6/best)^8 scale 1e5": power_model(6, 8, SCALE),
     "proposed: (rrf_k6/best)^8": power_model(6, 8),
 }
 
