@@ -80,9 +80,10 @@ MAX_SEQ_LENGTH = 256
 
 # Named ckn settings: row name -> keyword arguments of ckn.Packer(...). One line per row.
 SETTINGS: dict[str, dict] = {
-    "ckn rrf_k=10": {"rrf_k": 10},
+    "ckn flat values (relevance_k=60, p=1)": {"relevance_k": 60, "relevance_power": 1},
     "ckn λ=0": {"redundancy_lambda": 0.0},
-    "ckn utility (rrf_k6/best)^8": {"utility_rrf_k": 6, "utility_power": 8, "utility_scale": 10**12},
+    "ckn compact fence, context budget": {"budget_scope": "context", "fence": "compact",
+                                          "count_tokens": "cl100k_base"},
 }
 
 GREEDY_RANKINGS = ("fused rrf_k=60", "fused rrf_k=10", "bm25", "cosine")

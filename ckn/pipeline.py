@@ -425,8 +425,10 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     value: list = [None] * n
     context, context_tokens = "", None
     if stage == _PACK:
+        ranks = [(bm25_ranks[i], dense_ranks[i]) for i in order]  # by fused position
         context, context_tokens = _select(params, count_tokens, survivors, status, reason, order,
-                                          ids, rrf, overlap, clean_texts, tokens, utility, value)
+                                          ids, rrf, ranks, cols.query_embedding is not None,
+                                          overlap, clean_texts, tokens, utility, value)
     chunks = _with_metadata(build_chunks(
         Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks, rrf, status,
         reason, clean_texts, redactions, duplicate, tokens, overlap, utility, value),
@@ -447,10 +449,12 @@ _NEEDS_TOKENIZER = ("budget_scope 'context': counting the whole context needs a 
 
 
 def _select(params: Params, count: TokenCounter | None, survivors: list, status: list,
-            reason: list, order: list, ids: list, rrf: list, overlap: list, texts: list,
-            tokens: list, utility: list, value: list) -> tuple[str, int | None]:
+            reason: list, order: list, ids: list, rrf: list, ranks: list, dense: bool,
+            overlap: list, texts: list, tokens: list, utility: list,
+            value: list) -> tuple[str, int | None]:
     """SPEC §8 over the survivors (fused positions) whose ``status`` is still ``"kept"``:
-    fills ``utility`` (u = rrf · (1 − λ · overlap)), ``value`` (:func:`ckn.select.knapsack_values`),
+    fills ``utility`` (u = rrf · (1 − λ · overlap), the receipt's adjusted utility), ``value``
+    (from the per-list ``ranks``, :func:`ckn.select.knapsack_values`),
     ``tokens`` (the knapsack weights) and the final statuses and reasons; returns the rendered
     context and its token count (None without a counter).
 
@@ -462,9 +466,11 @@ def _select(params: Params, count: TokenCounter | None, survivors: list, status:
     lam = params.redundancy_lambda
     for pos in kept:
         utility[pos] = rrf[order[pos]] * (1.0 - lam * overlap[pos])
-    for pos, v in zip(kept, knapsack_values([utility[pos] for pos in kept],
-                                            power=params.relevance_power,
-                                            scale=params.utility_scale)):
+    weights = {**DEFAULT_RRF_WEIGHTS, **params.rrf_weights}
+    for pos, v in zip(kept, knapsack_values(
+            [ranks[pos] for pos in kept], [overlap[pos] for pos in kept],
+            weights=(weights["bm25"], weights["dense"]), k=params.relevance_k,
+            power=params.relevance_power, lam=lam, scale=params.utility_scale, dense=dense)):
         value[pos] = v
     if params.top_k is not None:
         for pos in kept[params.top_k:]:

@@ -220,15 +220,17 @@ def fused_order_reference(rrf_scores, bm25_ranks, dense_ranks):
 MARKER = "[REDACTED_UNTRUSTED_DIRECTIVE]"
 
 
-def pack_reference(ranked, texts, tokens, budget, *, threshold=0.75, lam=0.35, power=1.0,
-                   scale=100000, permutations=64, shingle_size=3, terms=None):
+def pack_reference(ranked, texts, tokens, budget, *, dense, threshold=0.75, lam=0.35, k=6,
+                   power=8.0, scale=10**12, permutations=64, shingle_size=3, terms=None):
     """The selection of SPEC §6–§8 for texts the sanitizer leaves unchanged.
 
-    ``ranked``: candidate indices in fused order with their rrf scores, ``[(i, rrf), ...]``;
+    ``ranked``: candidate indices in fused order with their per-list ranks,
+    ``[(i, bm25_rank, dense_rank), ...]`` (None: absent); ``dense``: the pool has a dense list;
     ``texts``/``tokens`` by candidate index; ``terms``: the SPEC §4 tokenizer. A chunk whose
     lines are all blank or the marker (surrounding whitespace allowed) is dropped as empty;
-    the rest are deduplicated in fused order, valued ``floor(scale·(u/u_max)^power + 0.5)``
-    with ``u = rrf·(1 − λ·overlap)``, and chosen by brute force (fitting chunks, fused order).
+    the rest are deduplicated in fused order, valued
+    ``floor(scale·(r/r_best)^power·(1 − λ·overlap) + 0.5)`` with ``r = Σ 1/(k + rank)``, and
+    chosen by brute force (fitting chunks, fused order).
     Returns ``(dropped_empty, dropped_duplicate, selected)`` as candidate-index lists."""
     from math import floor
 
@@ -236,19 +238,23 @@ def pack_reference(ranked, texts, tokens, budget, *, threshold=0.75, lam=0.35, p
         return [line for line in text.replace("\r\n", "\n").split("\n")
                 if line.strip() and line.strip() != MARKER]
 
-    empty = [i for i, _ in ranked if not content(texts[i])]
-    survivors = [(i, rrf) for i, rrf in ranked if content(texts[i])]
+    empty = [i for i, _, _ in ranked if not content(texts[i])]
+    survivors = [(i, rb, rd) for i, rb, rd in ranked if content(texts[i])]
     signatures = []
-    for i, _ in survivors:
+    for i, _, _ in survivors:
         clean = "\n".join(line for line in texts[i].split("\n") if line.strip() != MARKER)
         hashes = [fnv1a64_reference(t) for t in terms(clean)]
         signatures.append(minhash_signature_reference(
             shingle_hash_set_reference(hashes, shingle_size), permutations))
     kept, dropped, overlap = minhash_dedup_reference(signatures, threshold)
     duplicates = [survivors[d[0]][0] for d in dropped]
-    utilities = [survivors[k][1] * (1 - lam * o) for k, o in zip(kept, overlap)]
-    top = max(utilities, default=0.0)
-    values = [floor(scale * (u / top) ** power + 0.5) if top > 0 else 0 for u in utilities]
+    best = (2 if dense else 1) / (k + 1)
+
+    def relevance(rb, rd):
+        return (0 if rb is None else 1 / (k + rb)) + (0 if rd is None else 1 / (k + rd))
+
+    values = [floor(scale * (relevance(*survivors[j][1:]) / best) ** power * (1 - lam * o) + 0.5)
+              for j, o in zip(kept, overlap)]
     fit = [j for j, k in enumerate(kept) if tokens[survivors[k][0]] <= budget]
     chosen = knapsack_brute_force([tokens[survivors[kept[j]][0]] for j in fit],
                                   [values[j] for j in fit], budget)

@@ -47,9 +47,10 @@ def test_worked_example_diagnostics():
     assert chunks["chunk.injected-note"].status == "selected"
     assert overview.status == "not_selected"
     for c in (overview, spec, chunks["chunk.injected-note"]):
-        top = overview.adjusted_utility
-        power = ckn.Params().relevance_power
-        assert c.value == math.floor(100000 * (c.adjusted_utility / top) ** power + 0.5)
+        defaults = ckn.Params()
+        k, p, scale = defaults.relevance_k, defaults.relevance_power, defaults.utility_scale
+        r = 1 / (k + c.bm25_rank) + 1 / (k + c.dense_rank)
+        assert c.value == math.floor(scale * (r / (2 / (k + 1))) ** p * (1 - 0.35 * c.overlap) + 0.5)
         assert c.adjusted_utility == c.rrf_score * (1 - 0.35 * c.overlap)
     # SPEC §11: the unpenalised sum of the selected pair is 0.063773; overlaps remove a little.
     assert spec.overlap == 0.03125

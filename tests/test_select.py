@@ -23,14 +23,18 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def test_values_keep_ties_and_order_and_sharpen_with_the_power():
-    u = [0.03, 0.03, 0.02, 0.0]
+def test_values_keep_rank_ties_and_sharpen_with_the_power():
+    ranks = [(1, 2), (2, 1), (3, 3), (9, None), (None, 9)]
+    options = dict(weights=(1.0, 1.0), k=6, lam=0.5, scale=1000, dense=True)
     for p in (0, 1, 4, 12):
-        v = knapsack_values(u, power=p, scale=1000)
-        assert v[0] == v[1] == 1000 and v[0] >= v[2] >= v[3]
-    assert knapsack_values(u, power=1, scale=1000)[2] == 667
-    assert knapsack_values(u, power=4, scale=1000)[2] == math.floor(1000 * (2 / 3) ** 4 + 0.5)
-    assert knapsack_values([0.0, 0.0], power=3, scale=10) == [0, 0]
+        v = knapsack_values(ranks, [0.0] * 5, power=p, **options)
+        assert v[0] == v[1] >= v[2] >= v[3] == v[4]
+    best = 2 / 7
+    v = knapsack_values(ranks, [0.0, 0.5, 0.0, 0.0, 0.0], power=4, **options)
+    assert v[0] == math.floor(1000 * ((1 / 7 + 1 / 8) / best) ** 4 + 0.5)
+    assert v[1] == math.floor(1000 * ((1 / 7 + 1 / 8) / best) ** 4 * 0.75 + 0.5)
+    assert knapsack_values([(1, None)], [0.0], power=8, **{**options, "dense": False}) == [1000]
+    assert knapsack_values([(1, 1)], [0.0], power=8, **{**options, "weights": (0.0, 0.0)}) == [0]
 
 
 @given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 50)), max_size=9),
