@@ -19,7 +19,7 @@ from . import __version__
 from .batch import pack_lines
 from .errors import CknError
 from .jsonio import loads_strict
-from .params import RELEVANCE_POWER
+from .params import RELEVANCE_K, RELEVANCE_POWER
 from .pipeline import Packer
 from .tokenizer import ENCODINGS
 
@@ -53,9 +53,11 @@ _PARAMETER_FLAGS = (
      "drop a chunk whose estimated similarity to a kept one is >= this (default 0.75)"),
     ("--redundancy-lambda", "redundancy_lambda", "number", "overlap discount, 0..1 (default 0.35)"),
     ("--utility-scale", "utility_scale", "number",
-     "float utility -> integer knapsack value factor (default 100000)"),
+     "integer scale of knapsack values (default 10^12)"),
+    ("--relevance-k", "relevance_k", "number",
+     f"RRF constant of the knapsack value's relevance (default {RELEVANCE_K:g})"),
     ("--relevance-power", "relevance_power", "number",
-     f"sharpening of knapsack values (u / u_max)^p, 0..1000 (default {RELEVANCE_POWER:g})"),
+     f"sharpening of the relevance (r / r_best)^p in knapsack values, 0..1000 (default {RELEVANCE_POWER:g})"),
     ("--top-k", "top_k", "integer", "only the first K surviving chunks compete for the budget"),
     ("--budget-scope", "budget_scope", "scope",
      "chunks: the budget counts chunk tokens; context: the whole emitted context, preamble "
