@@ -81,9 +81,11 @@ MAX_SEQ_LENGTH = 256
 # Named ckn settings: row name -> keyword arguments of ckn.Packer(...). One line per row.
 SETTINGS: dict[str, dict] = {
     "ckn flat values (relevance_k=60, p=1)": {"relevance_k": 60, "relevance_power": 1},
-    "ckn λ=0": {"redundancy_lambda": 0.0},
-    "ckn compact fence, context budget": {"budget_scope": "context", "fence": "compact",
-                                          "count_tokens": "cl100k_base"},
+    "ckn context budget (full fence, preamble)": {"budget_scope": "context",
+                                                  "count_tokens": "cl100k_base"},
+    "ckn context budget (compact fence, no preamble)": {
+        "budget_scope": "context", "fence": "compact", "preamble": None,
+        "count_tokens": "cl100k_base"},
 }
 
 GREEDY_RANKINGS = ("fused rrf_k=60", "fused rrf_k=10", "bm25", "cosine")
