@@ -47,6 +47,10 @@ static inline int ckn_kp_cmp128(ckn_kp_u128 x, ckn_kp_u128 y) {
 
 /* Sign of a * b - c * d, exactly. */
 static inline int ckn_kp_cmp_products(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+    if ((a | b | c | d) >> 32 == 0) {   /* the common case: both products fit in 64 bits */
+        uint64_t x = a * b, y = c * d;
+        return x < y ? -1 : x > y;
+    }
     return ckn_kp_cmp128(ckn_kp_mul(a, b), ckn_kp_mul(c, d));
 }
 
@@ -58,6 +62,11 @@ static inline ckn_kp_u128 ckn_kp_add64(ckn_kp_u128 x, uint64_t y) {
 
 /* floor(a * b / c) for a < c (the quotient is then below b); *rem receives the remainder. */
 static inline uint64_t ckn_kp_muldiv_rem(uint64_t a, uint64_t b, uint64_t c, uint64_t* rem) {
+    if ((a | b) >> 32 == 0) {           /* the common case: the product fits in 64 bits */
+        uint64_t p = a * b;
+        *rem = p % c;
+        return p / c;
+    }
 #if defined(__SIZEOF_INT128__)
     unsigned __int128 p = (unsigned __int128)a * b;
     uint64_t q = (uint64_t)(p / c);
