@@ -771,6 +771,191 @@ cdef enum:
     _AUTO = 0         # _dedup_indexed's path: switch to _dedup_pairs when the rows share a lot
     _INDEX_ONLY = 1   # (tests) never switch
     _PAIRS_ONLY = 2   # (tests) compare all pairs from the start
+    _BANDED = 3       # _dedup_run: decisions by banding (_dedup_banded), then _dedup_indexed
+
+
+cdef Py_ssize_t _band_width(Py_ssize_t permutations, double threshold) noexcept nogil:
+    """Slots per band r for ``threshold``: the widest r whose b = permutations // r bands
+    outnumber d = permutations - least, the most slots in which two signatures that qualify
+    (at least ``least`` equal slots, none equal to p) can disagree; then some band of r slots
+    is equal in both (pigeonhole). r = 1 always works (least >= 1 since threshold > 0); 0 when
+    no count qualifies. At 64 slots and 0.75: least = 48, d = 16, r = 3, b = 21."""
+    cdef Py_ssize_t least = _least_qualifying(permutations, threshold), r = permutations
+    if least > permutations:
+        return 0
+    while permutations // r <= permutations - least:
+        r -= 1
+    return r
+
+
+cdef inline uint64_t _band_hash(const slot_t* band, Py_ssize_t r) noexcept nogil:
+    cdef uint64_t h = 0
+    cdef Py_ssize_t k
+    for k in range(r):
+        h = _mix64(h ^ band[k])
+    return h
+
+
+cdef inline bint _band_indexable(const slot_t* band, Py_ssize_t r) noexcept nogil:
+    """False when a slot equals p (an empty set's: such slots never count as equal)."""
+    cdef Py_ssize_t k
+    for k in range(r):
+        if band[k] == MINHASH_PRIME:
+            return False
+    return True
+
+
+cdef inline bint _band_equal(const slot_t* x, const slot_t* y, Py_ssize_t r) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(r):
+        if x[k] != y[k]:
+            return False
+    return True
+
+
+cdef int _dedup_banded(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
+                       double threshold, const index_t* set_offsets, const slot_t* set_values,
+                       uint8_t* kept, index_t* duplicate_of, double* similarity,
+                       double* exact_jaccard) noexcept nogil:
+    # minhash_dedup's decisions and outputs in two passes.
+    # 1. Decisions. The signature is cut into b bands of r slots (_band_width): two signatures
+    #    that qualify agree on every slot of some band, so row i need only be compared with
+    #    the kept rows that share one of its bands (per band, a hash table of band values ->
+    #    kept rows; bands holding p are not indexed, they can never be that band). Those are
+    #    offered in ascending row order as in minhash_dedup, and every qualifying row is among
+    #    them: the same choice. Dropped rows are never indexed. O(n * b) lookups plus the
+    #    compares of the rows found.
+    # 2. The kept rows' maximum estimate against the earlier kept rows (all pairs, not just
+    #    those that qualify): _kept_overlaps, over the kept rows alone.
+    # Memory: b tables of >= 2n 4-byte entries, 8 bytes per (kept row, band), then
+    # _kept_overlaps'. Returns CKN_OK or CKN_ENOMEM (outputs partly written; the caller runs
+    # another path, which writes them all).
+    cdef Py_ssize_t r = _band_width(permutations, threshold)
+    cdef Py_ssize_t bands = permutations // r if r > 0 else 0
+    cdef Py_ssize_t size = 64, bits = 6, i, j, k, q, nc, m = 0, pos
+    cdef uint32_t used = 0, node
+    cdef int status
+    cdef const slot_t* row
+    cdef const slot_t* band
+    cdef uint32_t* table
+    cdef _Best best
+    if n == 0:
+        return CKN_OK
+    if <double>n * <double>(bands + 1) >= 2147483647.0:   # node numbers fit 32 bits
+        return CKN_ENOMEM
+    while size < 2 * n:
+        size *= 2
+        bits += 1
+    # tables[k * size + h]: 1 + the newest node of band k's value at h (0: empty)
+    cdef uint32_t* tables = <uint32_t*>calloc(<size_t>(bands * size if bands else 1),
+                                              sizeof(uint32_t))
+    # node t: row nodes_row[t]; nodes_next[t]: 1 + the next (older) node of the same value
+    cdef uint32_t* nodes_row = <uint32_t*>malloc(<size_t>(bands * n if bands else 1)
+                                                 * sizeof(uint32_t))
+    cdef uint32_t* nodes_next = <uint32_t*>malloc(<size_t>(bands * n if bands else 1)
+                                                  * sizeof(uint32_t))
+    cdef index_t* stamp = <index_t*>malloc(n * sizeof(index_t))
+    cdef index_t* cand = <index_t*>malloc(n * sizeof(index_t))
+    cdef index_t* rows = <index_t*>malloc(n * sizeof(index_t))
+    if (tables == NULL or nodes_row == NULL or nodes_next == NULL or stamp == NULL
+            or cand == NULL or rows == NULL):
+        free(tables)
+        free(nodes_row)
+        free(nodes_next)
+        free(stamp)
+        free(cand)
+        free(rows)
+        return CKN_ENOMEM
+    for i in range(n):
+        stamp[i] = -1
+    for i in range(n):
+        row = signatures + i * permutations
+        nc = 0
+        for k in range(bands):
+            band = row + k * r
+            if not _band_indexable(band, r):
+                continue
+            table = tables + k * size
+            pos = <Py_ssize_t>(_band_hash(band, r) >> (64 - bits))
+            while table[pos]:
+                node = table[pos] - 1
+                if _band_equal(signatures + <Py_ssize_t>nodes_row[node] * permutations + k * r,
+                               band, r):
+                    while True:
+                        j = nodes_row[node]
+                        if stamp[j] != i:
+                            stamp[j] = i
+                            cand[nc] = j
+                            nc += 1
+                        if nodes_next[node] == 0:
+                            break
+                        node = nodes_next[node] - 1
+                    break
+                pos = (pos + 1) & (size - 1)
+        _sort_indices(cand, nc)
+        _best_reset(&best)
+        for q in range(nc):
+            j = cand[q]
+            _best_offer(&best, i, j, _equal_slots(row, signatures + j * permutations, permutations),
+                        permutations, threshold, set_offsets, set_values)
+        _best_write(&best, i, permutations, kept, duplicate_of, similarity, exact_jaccard)
+        if not kept[i]:
+            continue
+        rows[m] = i
+        m += 1
+        for k in range(bands):
+            band = row + k * r
+            if not _band_indexable(band, r):
+                continue
+            table = tables + k * size
+            pos = <Py_ssize_t>(_band_hash(band, r) >> (64 - bits))
+            while table[pos] and not _band_equal(
+                    signatures + <Py_ssize_t>nodes_row[table[pos] - 1] * permutations + k * r,
+                    band, r):
+                pos = (pos + 1) & (size - 1)
+            nodes_row[used] = <uint32_t>i
+            nodes_next[used] = table[pos]
+            used += 1
+            table[pos] = used
+    free(tables)
+    free(nodes_row)
+    free(nodes_next)
+    free(stamp)
+    free(cand)
+    status = _kept_overlaps(signatures, permutations, rows, m, similarity)
+    free(rows)
+    return status
+
+
+cdef int _kept_overlaps(const slot_t* signatures, Py_ssize_t permutations, const index_t* rows,
+                        Py_ssize_t m, double* similarity) noexcept nogil:
+    # similarity[rows[q]] = the maximum estimate of row rows[q] against rows[0..q) (rows
+    # ascending; all pairs, not only those that qualify): _dedup_indexed over a copy of those
+    # rows with nothing qualifying (threshold infinite): O(the equal (row, earlier row, slot)
+    # triples among the rows), all pairs of them when they share many values. 4 bytes per
+    # (row, slot) for the copy and _dedup_indexed's 12. CKN_OK or CKN_ENOMEM.
+    cdef slot_t* sub = <slot_t*>malloc(<size_t>(m * permutations if m else 1) * sizeof(slot_t))
+    cdef uint8_t* k_out = <uint8_t*>malloc(<size_t>(m if m else 1))
+    cdef index_t* d_out = <index_t*>malloc(<size_t>(m if m else 1) * sizeof(index_t))
+    cdef double* s_out = <double*>malloc(<size_t>(m if m else 1) * sizeof(double))
+    cdef double* e_out = <double*>malloc(<size_t>(m if m else 1) * sizeof(double))
+    cdef Py_ssize_t q
+    cdef int status = CKN_ENOMEM
+    if sub != NULL and k_out != NULL and d_out != NULL and s_out != NULL and e_out != NULL:
+        for q in range(m):
+            memcpy(sub + q * permutations, signatures + rows[q] * permutations,
+                   <size_t>permutations * sizeof(slot_t))
+        status = _dedup_indexed(sub, m, permutations, INFINITY, NULL, NULL, k_out, d_out, s_out,
+                                e_out, _AUTO)
+        if status == CKN_OK:
+            for q in range(m):
+                similarity[rows[q]] = s_out[q]
+    free(sub)
+    free(k_out)
+    free(d_out)
+    free(s_out)
+    free(e_out)
+    return status
 
 
 cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
@@ -791,8 +976,9 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     # are final and the same either way): O(n^2 * permutations / 16) with AVX-512, so the
     # whole call costs at most about twice that. Returns CKN_OK,
     # CKN_ENOMEM if scratch memory is unavailable (nothing written; the caller falls back to
-    # minhash_dedup), or CKN_EINVAL like minhash_dedup.
-    if n < 0 or permutations < 1 or not (threshold > 0.0 and threshold <= 1.0):
+    # minhash_dedup), or CKN_EINVAL like minhash_dedup (a threshold above 1, infinity included,
+    # is accepted here: nothing qualifies, the outputs are the maximum estimates).
+    if n < 0 or permutations < 1 or not (threshold > 0.0):
         return CKN_EINVAL
     if n == 0:
         return CKN_OK
@@ -1895,16 +2081,20 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     >>> dedup(sigs, 0.75)
     DedupResult(kept=(0, 1), dropped=(DroppedChunk(index=2, duplicate_of=0, estimate=1.0, exact_jaccard=None),), max_similarity=(0.0, 0.0))
     """
-    return _dedup_run(signatures, threshold, exact_sets, _AUTO)
+    return _dedup_run(signatures, threshold, exact_sets, _BANDED)
+
+
+_PATHS = {"banded": _BANDED, "auto": _AUTO, "index": _INDEX_ONLY, "pairs": _PAIRS_ONLY}
 
 
 def _dedup_by(signatures, threshold, exact_sets=None, *, str path):
-    """:func:`dedup` along one path only (for tests): ``"index"`` (the inverted index, never
-    switching) or ``"pairs"`` (every row compared with the kept rows before it)."""
-    if path not in ("index", "pairs"):
-        raise ValueError(f"path: expected 'index' or 'pairs', got {path!r}")
-    return _dedup_run(signatures, threshold, exact_sets,
-                      _INDEX_ONLY if path == "index" else _PAIRS_ONLY)
+    """:func:`dedup` along one path only (for tests and benchmarks): ``"banded"`` (what
+    :func:`dedup` runs), ``"auto"`` (the inverted index, switching to all pairs when rows
+    share a lot), ``"index"`` (the inverted index, never switching) or ``"pairs"`` (every row
+    compared with the kept rows before it)."""
+    if path not in _PATHS:
+        raise ValueError(f"path: expected one of {sorted(_PATHS)}, got {path!r}")
+    return _dedup_run(signatures, threshold, exact_sets, _PATHS[path])
 
 
 cdef _dedup_run(signatures, threshold, exact_sets, int path):
@@ -1980,9 +2170,15 @@ cdef _dedup_run(signatures, threshold, exact_sets, int path):
     cdef array.array exact = array.clone(_DOUBLE_TEMPLATE, n, False)
     cdef int status
     with nogil:
-        status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
-                                <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
-                                exact.data.as_doubles, path)
+        status = CKN_ENOMEM
+        if path == _BANDED:
+            status = _dedup_banded(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                   <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                   exact.data.as_doubles)
+        if status == CKN_ENOMEM:
+            status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                    exact.data.as_doubles, _AUTO if path == _BANDED else path)
         if status == CKN_ENOMEM:    # no scratch memory: the all-pairs kernel needs none
             status = minhash_dedup(sig, n, perms, t, off, val, kept.data.as_uchars,
                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ckn
@@ -332,11 +332,12 @@ def test_threads_give_the_same_signatures():
 # --- dedup -----------------------------------------------------------------------------------
 
 def _check_dedup(sigs, threshold, sets=None):
-    # dedup, and each of its two paths alone (the inverted index, all pairs), against the
-    # reference
+    # dedup (banded decisions), and each of the other paths alone (the inverted index with and
+    # without its switch to all pairs, all pairs), against the reference
     kept, dropped, max_sim = minhash_dedup_reference(
         [list(s) for s in sigs], threshold, None if sets is None else [list(s) for s in sets])
     for got in (dedup(sigs, threshold, exact_sets=sets),
+                _dedup_by(sigs, threshold, sets, path="auto"),
                 _dedup_by(sigs, threshold, sets, path="index"),
                 _dedup_by(sigs, threshold, sets, path="pairs")):
         assert isinstance(got, DedupResult)
@@ -378,6 +379,43 @@ def test_dedup_exact_matches_reference(sets, perms, threshold):
     rng = random.Random(len(sets) * 31 + perms)
     noise = [[rng.randint(0, 2) for _ in range(perms)] for _ in sets]
     _check_dedup(noise, threshold, sets)
+
+
+@st.composite
+def near_duplicate_grids(draw):
+    # Rows copied from a few bases with some slots changed: pairs just above and below the
+    # threshold, so that the banding (at 64 slots and 0.75: 21 bands of 3) decides.
+    perms = draw(st.sampled_from([8, 16, 63, 64, 100]))
+    bases = [draw(st.lists(st.integers(0, 50), min_size=perms, max_size=perms))
+             for _ in range(draw(st.integers(1, 4)))]
+    rows = []
+    for _ in range(draw(st.integers(0, 40))):
+        row = list(draw(st.sampled_from(bases)))
+        for slot in draw(st.lists(st.integers(0, perms - 1), max_size=perms // 3)):
+            row[slot] = draw(st.integers(0, 50))
+        rows.append(row if draw(st.integers(0, 15)) else [PRIME] * perms)
+    return rows
+
+
+@settings(max_examples=60)
+@given(near_duplicate_grids(), THRESHOLD)
+def test_banded_dedup_matches_reference_on_near_duplicates(rows, threshold):
+    _check_dedup(rows, threshold)
+
+
+def test_banded_dedup_of_many_copies_equals_all_pairs():
+    # 3,000 rows, each a copy of one of 200 random bases with up to 20 of 64 slots changed:
+    # the banded pass finds every qualifying pair, and the kept rows' overlaps are exact.
+    rng = random.Random(8)
+    bases = [[rng.randrange(PRIME) for _ in range(64)] for _ in range(200)]
+    rows = []
+    for _ in range(3_000):
+        row = list(rng.choice(bases))
+        for slot in rng.sample(range(64), rng.randint(0, 20)):
+            row[slot] = rng.randrange(PRIME)
+        rows.append(row)
+    for threshold in (0.75, 0.5, 0.9):
+        assert dedup(rows, threshold) == _dedup_by(rows, threshold, path="pairs")
 
 
 def test_dedup_tie_goes_to_higher_ranked():
