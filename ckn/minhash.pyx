@@ -549,6 +549,9 @@ cdef bint _USE_FIXED = False     # the AVX-512 signatures in fixed point (else t
 cdef bint _USE_AVX512BW = False  # byte fingerprints bound the pairs pass's counts (64 slots)
 # Slots one compare of two signatures covers (_dedup_indexed's choice of _dedup_pairs).
 cdef Py_ssize_t _PAIR_LANES = 4
+# Cost of one chain step of _dedup_indexed (a dependent load, usually a cache miss) in
+# compares of _PAIR_LANES slots of _dedup_pairs: measured 20 to 80, growing with the pool.
+cdef double _CHAIN_STEP = 60.0
 
 
 cdef inline uint64_t _reduce_x(uint32_t x) noexcept nogil:
@@ -968,13 +971,12 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     # only the earlier rows that share at least one slot value with it (its equal-slot count
     # with every other row is 0, which never qualifies nor raises the maximum). The candidates
     # are then examined in ascending row order, exactly as minhash_dedup's loop does.
-    # O(n * permutations + the (row, earlier row, slot) triples with equal values). When an
-    # eighth of the slot values repeat an earlier row's (checked from the eighth slot on, as
-    # the chains are built), or once the chain steps exceed what
-    # comparing all pairs of rows would cost (texts sharing many shingles: boilerplate,
-    # repeated sentences), ``_dedup_pairs`` decides the remaining rows (the decisions so far
-    # are final and the same either way): O(n^2 * permutations / 16) with AVX-512, so the
-    # whole call costs at most about twice that. Returns CKN_OK,
+    # O(n * permutations + T) for the T (row, earlier row, slot) triples with equal values,
+    # which the table counts exactly as the chains are built. When T would cost more than
+    # comparing all pairs of rows (a chain step, a cache miss, costs tens of compares of
+    # _PAIR_LANES slots: ``_CHAIN_STEP``; texts sharing many shingles: boilerplate, repeated
+    # sentences), ``_dedup_pairs`` decides instead: O(n^2 * permutations / 16) with AVX-512,
+    # and the build stops as soon as the count passes that. Returns CKN_OK,
     # CKN_ENOMEM if scratch memory is unavailable (nothing written; the caller falls back to
     # minhash_dedup), or CKN_EINVAL like minhash_dedup (a threshold above 1, infinity included,
     # is accepted here: nothing qualifies, the outputs are the maximum estimates).
@@ -996,8 +998,10 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     cdef slot_t* columns = <slot_t*>malloc(n * permutations * sizeof(slot_t))
     # chain[s * n + i]: the previous row with row i's value in slot s, or -1
     cdef index_t* chain = <index_t*>malloc(n * permutations * sizeof(index_t))
-    # open addressing, value -> 1 + the last row with it (0: empty); at[i]: row i's entry
+    # open addressing, value -> 1 + the last row with it (0: empty), and how many rows have it;
+    # at[i]: row i's entry
     cdef uint32_t* table = <uint32_t*>calloc(size, sizeof(uint32_t))
+    cdef uint32_t* held = <uint32_t*>calloc(size, sizeof(uint32_t))
     cdef Py_ssize_t* at = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t))
     cdef index_t* counts = <index_t*>malloc(n * sizeof(index_t))
     cdef index_t* touched = <index_t*>malloc(n * sizeof(index_t))
@@ -1007,17 +1011,19 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     cdef _Best best
     cdef slot_t value
     cdef uint32_t entry
-    # chain steps taken, and the steps that comparing all pairs of rows would cost (a compare
-    # of two rows counted as (slots per compare) / 4 steps)
+    # the chain steps the walk will take (T), and what comparing all pairs of rows would cost
+    # in chain steps (a compare of two rows: (slots per compare) / _CHAIN_STEP steps)
     cdef double steps = 0.0
-    cdef Py_ssize_t repeats = 0     # slot values equal to an earlier row's in that slot
-    cdef double budget = (<double>((permutations + _PAIR_LANES - 1) // _PAIR_LANES) / 4.0
+    cdef double budget = (<double>((permutations + _PAIR_LANES - 1) // _PAIR_LANES) / _CHAIN_STEP
                           * (<double>n * <double>(n - 1) / 2.0))
-    if (columns == NULL or chain == NULL or table == NULL or at == NULL or counts == NULL
-            or touched == NULL):
+    if path == _INDEX_ONLY:
+        budget = INFINITY
+    if (columns == NULL or chain == NULL or table == NULL or held == NULL or at == NULL
+            or counts == NULL or touched == NULL):
         free(columns)
         free(chain)
         free(table)
+        free(held)
         free(at)
         free(counts)
         free(touched)
@@ -1036,28 +1042,31 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
                 h = (h + 1) & (size - 1)
                 entry = table[h]
             link[i] = <index_t>entry - 1
-            repeats += entry != 0
+            if entry == 0:
+                held[h] = 1
+            else:
+                if value != MINHASH_PRIME:  # (the walk skips slots equal to p)
+                    steps += held[h]
+                held[h] += 1
             table[h] = <uint32_t>(i + 1)
             at[i] = h
         for i in range(n):          # empty again for the next slot
             table[at[i]] = 0
-        if path != _INDEX_ONLY and s >= 7 and repeats * 8 > n * (s + 1):
-            break  # an eighth of the values so far repeat: all pairs (decided below)
+            held[at[i]] = 0
+        if steps > budget:
+            break                   # the rows share many values: all pairs (below)
     free(columns)
     free(table)
+    free(held)
     free(at)
-    if path == _INDEX_ONLY:
-        budget = INFINITY
-    elif repeats * 8 > n * (s + 1):  # an eighth of the values repeat: compare all pairs
-        steps = budget + 1.0
+    if steps > budget:
+        free(chain)
+        free(counts)
+        free(touched)
+        return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
+                            kept, duplicate_of, similarity, exact_jaccard, 0)
     memset(counts, 0, n * sizeof(index_t))
     for i in range(n):
-        if steps > budget:  # the rows share many values: compare the rest
-            free(chain)
-            free(counts)
-            free(touched)
-            return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
-                                kept, duplicate_of, similarity, exact_jaccard, i)
         n_touched = 0
         for s in range(permutations):
             if signatures[i * permutations + s] == MINHASH_PRIME:  # a slot equal to p never counts
@@ -1065,7 +1074,6 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
             link = chain + s * n
             j = link[i]
             while j >= 0:
-                steps += 1.0
                 if kept[j]:
                     if counts[j] == 0:
                         touched[n_touched] = j

@@ -709,11 +709,11 @@ def test_indexed_dedup_matches_reference_on_a_large_pool_with_near_duplicates():
         _check_dedup(sigs.tolist(), threshold, sets)
 
 
-def test_dedup_switches_to_pairs_midway_with_the_same_decisions():
-    # Two slots hold one value in every row, the others are distinct: few repeated values
-    # (the index is chosen), but their chains grow with every row until they cost more than
-    # comparing all pairs, and the remaining rows are decided by the pairs pass. Near-copies
-    # of early rows late in the pool must still be dropped against the right kept rows.
+def test_dedup_switches_to_pairs_with_the_same_decisions():
+    # Two slots hold one value in every row, the others are distinct: few repeated values,
+    # but their chains (counted as the index is built) would cost more than comparing all
+    # pairs, so the pairs pass decides. Near-copies of early rows late in the pool must still
+    # be dropped against the right kept rows.
     rnd = random.Random(64)
     sigs = [[7, 11] + [rnd.randrange(1000, PRIME) for _ in range(62)] for _ in range(400)]
     for k in range(380, 400):  # late near-copies of early rows
