@@ -774,7 +774,10 @@ cdef enum:
     _AUTO = 0         # _dedup_indexed's path: switch to _dedup_pairs when the rows share a lot
     _INDEX_ONLY = 1   # (tests) never switch
     _PAIRS_ONLY = 2   # (tests) compare all pairs from the start
-    _BANDED = 3       # _dedup_run: decisions by banding (_dedup_banded), then _dedup_indexed
+    _BANDED = 3       # _dedup_run: _dedup_indexed if its chains are short, else _dedup_banded
+    _LINEAR = 4       # _dedup_indexed only if T <= 2 n permutations, else return _NOT_LINEAR
+    _BANDS_ONLY = 5   # (tests) _dedup_banded always
+    _NOT_LINEAR = -100
 
 
 cdef Py_ssize_t _band_width(Py_ssize_t permutations, double threshold) noexcept nogil:
@@ -1018,6 +1021,8 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
                           * (<double>n * <double>(n - 1) / 2.0))
     if path == _INDEX_ONLY:
         budget = INFINITY
+    elif path == _LINEAR:
+        budget = 2.0 * <double>n * <double>permutations
     if (columns == NULL or chain == NULL or table == NULL or held == NULL or at == NULL
             or counts == NULL or touched == NULL):
         free(columns)
@@ -1063,6 +1068,8 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
         free(chain)
         free(counts)
         free(touched)
+        if path == _LINEAR:
+            return _NOT_LINEAR
         return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
                             kept, duplicate_of, similarity, exact_jaccard, 0)
     memset(counts, 0, n * sizeof(index_t))
@@ -2092,14 +2099,15 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     return _dedup_run(signatures, threshold, exact_sets, _BANDED)
 
 
-_PATHS = {"banded": _BANDED, "auto": _AUTO, "index": _INDEX_ONLY, "pairs": _PAIRS_ONLY}
+_PATHS = {"banded": _BANDS_ONLY, "auto": _AUTO, "index": _INDEX_ONLY, "pairs": _PAIRS_ONLY}
 
 
 def _dedup_by(signatures, threshold, exact_sets=None, *, str path):
-    """:func:`dedup` along one path only (for tests and benchmarks): ``"banded"`` (what
-    :func:`dedup` runs), ``"auto"`` (the inverted index, switching to all pairs when rows
-    share a lot), ``"index"`` (the inverted index, never switching) or ``"pairs"`` (every row
-    compared with the kept rows before it)."""
+    """:func:`dedup` along one path only (for tests and benchmarks): ``"banded"`` (decisions
+    by banding, then the kept rows' overlaps), ``"auto"`` (the inverted index, switching to
+    all pairs when rows share a lot), ``"index"`` (the inverted index, never switching) or
+    ``"pairs"`` (every row compared with the kept rows before it). :func:`dedup` runs the
+    index when its chains are short (few equal slot values), else the banded pass."""
     if path not in _PATHS:
         raise ValueError(f"path: expected one of {sorted(_PATHS)}, got {path!r}")
     return _dedup_run(signatures, threshold, exact_sets, _PATHS[path])
@@ -2180,13 +2188,21 @@ cdef _dedup_run(signatures, threshold, exact_sets, int path):
     with nogil:
         status = CKN_ENOMEM
         if path == _BANDED:
+            # Few equal slot values (chains no longer than the index itself): the index
+            # decides at once; else the banded pass, whose cost does not grow with the
+            # chunks that duplicates share values with.
+            status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                    exact.data.as_doubles, _LINEAR)
+        if status == _NOT_LINEAR or path == _BANDS_ONLY:
             status = _dedup_banded(sig, n, perms, t, off, val, kept.data.as_uchars,
                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
                                    exact.data.as_doubles)
         if status == CKN_ENOMEM:
             status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
                                     <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
-                                    exact.data.as_doubles, _AUTO if path == _BANDED else path)
+                                    exact.data.as_doubles,
+                                    _AUTO if path == _BANDED or path == _BANDS_ONLY else path)
         if status == CKN_ENOMEM:    # no scratch memory: the all-pairs kernel needs none
             status = minhash_dedup(sig, n, perms, t, off, val, kept.data.as_uchars,
                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,

@@ -332,11 +332,12 @@ def test_threads_give_the_same_signatures():
 # --- dedup -----------------------------------------------------------------------------------
 
 def _check_dedup(sigs, threshold, sets=None):
-    # dedup (banded decisions), and each of the other paths alone (the inverted index with and
-    # without its switch to all pairs, all pairs), against the reference
+    # dedup, and each path alone (banded decisions, the inverted index with and without its
+    # switch to all pairs, all pairs), against the reference
     kept, dropped, max_sim = minhash_dedup_reference(
         [list(s) for s in sigs], threshold, None if sets is None else [list(s) for s in sets])
     for got in (dedup(sigs, threshold, exact_sets=sets),
+                _dedup_by(sigs, threshold, sets, path="banded"),
                 _dedup_by(sigs, threshold, sets, path="auto"),
                 _dedup_by(sigs, threshold, sets, path="index"),
                 _dedup_by(sigs, threshold, sets, path="pairs")):
@@ -415,7 +416,9 @@ def test_banded_dedup_of_many_copies_equals_all_pairs():
             row[slot] = rng.randrange(PRIME)
         rows.append(row)
     for threshold in (0.75, 0.5, 0.9):
-        assert dedup(rows, threshold) == _dedup_by(rows, threshold, path="pairs")
+        expected = _dedup_by(rows, threshold, path="pairs")
+        assert dedup(rows, threshold) == expected
+        assert _dedup_by(rows, threshold, path="banded") == expected
 
 
 def test_dedup_tie_goes_to_higher_ranked():
