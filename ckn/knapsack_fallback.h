@@ -18,13 +18,15 @@
 #include <stdint.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------ exact wide arithmetic */
+/* ------------------------------------------------------------------ exact wide arithmetic
+ * With the compiler's unsigned __int128 where it has one; otherwise (or with CKN_KP_PORTABLE
+ * defined, as tests/test_knapsack.py compiles it) 32-bit halves and a bitwise long division. */
 
 typedef struct { uint64_t lo, hi; } ckn_kp_u128;
 
 static inline ckn_kp_u128 ckn_kp_mul(uint64_t a, uint64_t b) {
     ckn_kp_u128 r;
-#if defined(__SIZEOF_INT128__)
+#if defined(__SIZEOF_INT128__) && !defined(CKN_KP_PORTABLE)
     unsigned __int128 p = (unsigned __int128)a * b;
     r.lo = (uint64_t)p;
     r.hi = (uint64_t)(p >> 64);
@@ -67,7 +69,7 @@ static inline uint64_t ckn_kp_muldiv_rem(uint64_t a, uint64_t b, uint64_t c, uin
         *rem = p % c;
         return p / c;
     }
-#if defined(__SIZEOF_INT128__)
+#if defined(__SIZEOF_INT128__) && !defined(CKN_KP_PORTABLE)
     unsigned __int128 p = (unsigned __int128)a * b;
     uint64_t q = (uint64_t)(p / c);
     *rem = (uint64_t)(p - (unsigned __int128)q * c);

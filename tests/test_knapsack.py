@@ -518,3 +518,51 @@ def test_branch_and_bound_on_every_family(family):
         result = _solve_paths(weights, values, budget, max_memory=0, report=report)
         assert result == _solve_paths(weights, values, budget, **PLAIN), family
         assert report[0] in ("branch", "reduced", "all_fit")
+
+
+_WIDE_CHECK = r"""
+#include <stdio.h>
+#include "knapsack_fallback.h"
+static uint64_t s = 88172645463325252ULL;
+static uint64_t next(void) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; return s >> (s & 63); }
+int main(void) {
+    long bad = 0, i;
+    for (i = 0; i < 2000000; ++i) {
+        uint64_t a = next(), b = next(), c = next(), d = next(), r;
+        unsigned __int128 p = (unsigned __int128)a * b, q = (unsigned __int128)c * d, t;
+        if (ckn_kp_cmp_products(a, b, c, d) != (p < q ? -1 : p > q)) bad++;
+        ckn_kp_u128 x = {a, b}, y = ckn_kp_add64(x, c);
+        t = ((unsigned __int128)b << 64) + a + c;
+        if (y.lo != (uint64_t)t || y.hi != (uint64_t)(t >> 64)) bad++;
+        if (c == 0) continue;
+        a %= c;
+        t = (unsigned __int128)a * b;
+        if (ckn_kp_muldiv_rem(a, b, c, &r) != (uint64_t)(t / c) || r != (uint64_t)(t % c)) bad++;
+    }
+    printf("%ld\n", bad);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("portable", [False, True])
+def test_wide_arithmetic_against_int128(portable, tmp_path):
+    # knapsack_fallback.h's exact 64 x 64 -> 128-bit products, compares and floor divisions,
+    # with the compiler's __int128 and with the portable code other compilers get
+    # (CKN_KP_PORTABLE), against __int128 on 2,000,000 random operand sets of every magnitude.
+    import shutil
+    import sysconfig
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler})")
+    header_dir = Path(__file__).resolve().parents[1] / "ckn"
+    if not (header_dir / "knapsack_fallback.h").exists():
+        pytest.skip("ckn's C headers are not next to the tests (installed package)")
+    source = tmp_path / "wide.c"
+    source.write_text(_WIDE_CHECK)
+    binary = tmp_path / "wide"
+    flags = ["-DCKN_KP_PORTABLE"] if portable else []
+    subprocess.run([compiler, "-O2", *flags, "-I", str(header_dir), str(source), "-o", str(binary)],
+                   check=True, capture_output=True)
+    assert subprocess.run([str(binary)], check=True, capture_output=True,
+                          text=True).stdout.strip() == "0"
