@@ -46,8 +46,6 @@ BRANCH_NODES = CKN_KP_BB_NODES   # branch and bound's node allowance per solve
 # ----------------------------------------------------------------------------- plan and sizes
 
 cdef extern from "knapsack_fallback.h":
-    ctypedef struct ckn_kp_u128:
-        pass
     int ckn_kp_cmp_products(uint64_t a, uint64_t b, uint64_t c, uint64_t d) nogil
     uint64_t ckn_kp_muldiv(uint64_t a, uint64_t b, uint64_t c) nogil
     uint64_t ckn_kp_sat_add(uint64_t a, uint64_t b) nogil
