@@ -10,6 +10,7 @@ cimport cython
 from cpython cimport array
 from libc.math cimport log
 from cpython.mem cimport PyMem_RawFree as free, PyMem_RawMalloc as malloc
+from cpython.mem cimport PyMem_RawRealloc as realloc
 from libc.stdlib cimport qsort
 from libc.stdint cimport uint64_t
 
@@ -79,8 +80,9 @@ cdef int _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t n
     cdef index_t total = offsets[n_docs] - offsets[0]
     cdef double avgdl, norm, score, f
     cdef Posting* postings
-    cdef Posting* end
+    cdef Posting* grown
     cdef Py_ssize_t* begin
+    cdef Py_ssize_t held
     for i in range(size):
         slots[i] = -1
     cdef uint64_t seen[_SEEN_WORDS]
@@ -100,8 +102,10 @@ cdef int _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t n
         for d in range(n_docs):
             out[d] = 0.0
         return CKN_OK
-    # postings: at most one per term of the pool; begin[d]: where document d's start
-    postings = <Posting*>malloc(<size_t>total * sizeof(Posting))
+    # postings: at most one per term of the pool (and per document and query term), grown by
+    # doubling as needed; begin[d]: where document d's start
+    held = total if total < 4096 else 4096
+    postings = <Posting*>malloc(<size_t>held * sizeof(Posting))
     begin = <Py_ssize_t*>malloc(<size_t>(n_docs + 1) * sizeof(Py_ssize_t))
     if postings == NULL or begin == NULL:
         free(postings)
@@ -122,6 +126,14 @@ cdef int _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t n
                     if last[q] >= start:       # seen earlier in this document
                         postings[last[q]].f += 1
                     else:
+                        if used == held:
+                            held = 2 * held if 2 * held < total else total
+                            grown = <Posting*>realloc(postings, <size_t>held * sizeof(Posting))
+                            if grown == NULL:
+                                free(postings)
+                                free(begin)
+                                return CKN_ENOMEM
+                            postings = grown
                         last[q] = used
                         postings[used].q = q
                         postings[used].f = 1
