@@ -9,12 +9,14 @@ with ``-ffp-contract=off``), so its scores are bit-for-bit those of the Python v
 cimport cython
 from cpython cimport array
 from libc.math cimport log
-from libc.stdlib cimport calloc, free, malloc
+from cpython.mem cimport PyMem_RawFree as free, PyMem_RawMalloc as malloc
+from cpython.mem cimport PyMem_RawRealloc as realloc
+from libc.stdlib cimport qsort
 from libc.stdint cimport uint64_t
 
 from ckn.errors import CknMemoryError, CknValueError
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
-from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
+from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
 
 import array as _pyarray
 
@@ -26,27 +28,61 @@ cdef array.array _DOUBLE_TEMPLATE = _pyarray.array("d")
 cdef enum:
     _SEEN_BITS = 12                      # a 4,096-bit filter of the query terms' slots
     _SEEN_WORDS = 1 << (_SEEN_BITS - 6)
+    _INSERTION_MAX = 24                  # postings of one document sorted by insertion up to this
+
+
+ctypedef struct Posting:
+    Py_ssize_t q        # distinct query term (its first-appearance rank)
+    Py_ssize_t f        # its occurrences in the document
 
 
 cdef inline Py_ssize_t _slot(hash_t h, int shift) noexcept nogil:
     return <Py_ssize_t>((h * 0x9E3779B97F4A7C15ULL) >> shift)
 
 
-cdef void _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t n_docs,
-                       const hash_t* query, Py_ssize_t nq, double k1, double b,
-                       hash_t* keys, Py_ssize_t* slots, int bits,
-                       Py_ssize_t* counts, Py_ssize_t* doc_freq, double* idf,
-                       double* out) noexcept nogil:
-    # keys/slots: open-addressing table of 2**bits entries (slots[] = -1 when empty);
-    # counts: n_docs * nq zeroed; doc_freq: nq zeroed.
+cdef int _by_term(const void* a, const void* b) noexcept nogil:
+    cdef Py_ssize_t x = (<const Posting*>a).q, y = (<const Posting*>b).q
+    return (x > y) - (x < y)
+
+
+cdef void _sort_postings(Posting* p, Py_ssize_t k) noexcept nogil:
+    """Sort one document's postings by query term (distinct terms: no ties)."""
+    cdef Py_ssize_t i, j
+    cdef Posting t
+    if k > _INSERTION_MAX:
+        qsort(p, <size_t>k, sizeof(Posting), _by_term)
+        return
+    for i in range(1, k):
+        t = p[i]
+        j = i
+        while j > 0 and p[j - 1].q > t.q:
+            p[j] = p[j - 1]
+            j -= 1
+        p[j] = t
+
+
+cdef int _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t n_docs,
+                      const hash_t* query, Py_ssize_t nq, double k1, double b,
+                      hash_t* keys, Py_ssize_t* slots, int bits, Py_ssize_t* last,
+                      Py_ssize_t* doc_freq, double* idf, double* out) noexcept nogil:
+    """Scores into ``out``; CKN_ENOMEM when the postings cannot be allocated.
+
+    keys/slots: open-addressing table of 2**bits entries; last, doc_freq, idf: nq entries each.
+    Each document's terms are looked up once; its distinct query terms become postings
+    (term, occurrences), sorted by term: O(T) memory for the pool's T terms (at most one
+    posting per term) instead of a documents x query terms table. The score then adds the
+    postings in term order, the same additions in the same order as the dense evaluation."""
     cdef Py_ssize_t size = (<Py_ssize_t>1) << bits
     cdef Py_ssize_t mask = size - 1
     cdef int shift = 64 - bits
-    cdef Py_ssize_t i, j, d, pos, q
-    cdef Py_ssize_t* row
+    cdef Py_ssize_t i, j, d, pos, q, used = 0, start
     cdef hash_t h
-    cdef index_t total
+    cdef index_t total = offsets[n_docs] - offsets[0]
     cdef double avgdl, norm, score, f
+    cdef Posting* postings
+    cdef Posting* grown
+    cdef Py_ssize_t* begin
+    cdef Py_ssize_t held
     for i in range(size):
         slots[i] = -1
     cdef uint64_t seen[_SEEN_WORDS]
@@ -60,8 +96,24 @@ cdef void _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t 
             pos = (pos + 1) & mask
         keys[pos] = query[q]
         slots[pos] = q
+        last[q] = -1
+        doc_freq[q] = 0
+    if total == 0:
+        for d in range(n_docs):
+            out[d] = 0.0
+        return CKN_OK
+    # postings: at most one per term of the pool (and per document and query term), grown by
+    # doubling as needed; begin[d]: where document d's start
+    held = total if total < 4096 else 4096
+    postings = <Posting*>malloc(<size_t>held * sizeof(Posting))
+    begin = <Py_ssize_t*>malloc(<size_t>(n_docs + 1) * sizeof(Py_ssize_t))
+    if postings == NULL or begin == NULL:
+        free(postings)
+        free(begin)
+        return CKN_ENOMEM
     for d in range(n_docs):
-        row = counts + d * nq
+        start = used
+        begin[d] = start
         for j in range(offsets[d], offsets[d + 1]):
             h = values[j]
             pos = _slot(h, 64 - _SEEN_BITS)
@@ -70,31 +122,44 @@ cdef void _bm25_kernel(const hash_t* values, const index_t* offsets, Py_ssize_t 
             pos = _slot(h, shift) if bits > 0 else 0
             while slots[pos] >= 0:
                 if keys[pos] == h:
-                    row[slots[pos]] += 1
+                    q = slots[pos]
+                    if last[q] >= start:       # seen earlier in this document
+                        postings[last[q]].f += 1
+                    else:
+                        if used == held:
+                            held = 2 * held if 2 * held < total else total
+                            grown = <Posting*>realloc(postings, <size_t>held * sizeof(Posting))
+                            if grown == NULL:
+                                free(postings)
+                                free(begin)
+                                return CKN_ENOMEM
+                            postings = grown
+                        last[q] = used
+                        postings[used].q = q
+                        postings[used].f = 1
+                        used += 1
                     break
                 pos = (pos + 1) & mask
-        for q in range(nq):
-            if row[q]:
-                doc_freq[q] += 1
-    total = offsets[n_docs] - offsets[0]
-    if total == 0:
-        for d in range(n_docs):
-            out[d] = 0.0
-        return
+        _sort_postings(postings + start, used - start)
+        for i in range(start, used):
+            doc_freq[postings[i].q] += 1
+    begin[n_docs] = used
     # Python: avgdl = total / n_docs (int / int, correctly rounded; exact inputs below 2**53)
     avgdl = <double>total / <double>n_docs
     for q in range(nq):
         if doc_freq[q]:
             idf[q] = log(1.0 + (<double>(n_docs - doc_freq[q]) + 0.5) / (<double>doc_freq[q] + 0.5))
     for d in range(n_docs):
-        row = counts + d * nq
         norm = k1 * (1.0 - b + b * <double>(offsets[d + 1] - offsets[d]) / avgdl)
         score = 0.0
-        for q in range(nq):
-            if row[q]:
-                f = <double>row[q]
-                score += idf[q] * f * (k1 + 1.0) / (f + norm)
+        for i in range(begin[d], begin[d + 1]):
+            q = postings[i].q
+            f = <double>postings[i].f
+            score += idf[q] * f * (k1 + 1.0) / (f + norm)
         out[d] = score
+    free(postings)
+    free(begin)
+    return CKN_OK
 
 
 ctypedef struct _Bm25State:
@@ -108,27 +173,30 @@ ctypedef struct _Bm25State:
     hash_t* keys
     Py_ssize_t* slots
     int bits
-    Py_ssize_t* counts
+    Py_ssize_t* last
     Py_ssize_t* doc_freq
     double* idf
     double* out
     bint ran
+    int status
 
 
 cdef int _bm25_run(void* state) noexcept nogil:
     cdef _Bm25State* s = <_Bm25State*>state
+    s.status = CKN_OK
     if s.n_docs > 0:
-        _bm25_kernel(s.values, s.offsets, s.n_docs, s.query, s.nq, s.k1, s.b, s.keys, s.slots,
-                     s.bits, s.counts, s.doc_freq, s.idf, s.out)
+        s.status = _bm25_kernel(s.values, s.offsets, s.n_docs, s.query, s.nq, s.k1, s.b, s.keys,
+                                s.slots, s.bits, s.last, s.doc_freq, s.idf, s.out)
     s.ran = True
-    return CKN_OK
+    return s.status
 
 
 @cython.final
 cdef class Bm25Pass:
     """BM25 scores of the CSR documents ``values[offsets[d]:offsets[d+1]]`` (``d < n_docs``)
-    for the *distinct* query hashes ``query``, prepared (tables allocated) to run without the
-    GIL (``ckn._passes``). The documents are read when the pass runs, so ``values`` and
+    for the *distinct* query hashes ``query``, prepared (query tables allocated) to run without
+    the GIL (``ckn._passes``); the run allocates the pool's postings (16 bytes per term at
+    most), so memory is O(terms of the pool + distinct query terms). The documents are read when the pass runs, so ``values`` and
     ``offsets`` may be a :class:`ckn.scanner.ScanPass`'s arrays, filled by that pass first.
     Inputs are trusted (``bm25_csr`` checks them)."""
 
@@ -160,10 +228,10 @@ cdef class Bm25Pass:
         cdef Py_ssize_t size = (<Py_ssize_t>1) << self.s.bits
         self.s.keys = <hash_t*>malloc(size * sizeof(hash_t))
         self.s.slots = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t))
-        self.s.counts = <Py_ssize_t*>calloc(n_docs * nq + 1, sizeof(Py_ssize_t))
-        self.s.doc_freq = <Py_ssize_t*>calloc(nq + 1, sizeof(Py_ssize_t))
-        self.s.idf = <double*>calloc(nq + 1, sizeof(double))
-        if (self.s.keys == NULL or self.s.slots == NULL or self.s.counts == NULL
+        self.s.last = <Py_ssize_t*>malloc((nq + 1) * sizeof(Py_ssize_t))
+        self.s.doc_freq = <Py_ssize_t*>malloc((nq + 1) * sizeof(Py_ssize_t))
+        self.s.idf = <double*>malloc((nq + 1) * sizeof(double))
+        if (self.s.keys == NULL or self.s.slots == NULL or self.s.last == NULL
                 or self.s.doc_freq == NULL or self.s.idf == NULL):
             raise CknMemoryError("bm25: out of memory")
         self.out = array.clone(_DOUBLE_TEMPLATE, n_docs, False)
@@ -172,7 +240,7 @@ cdef class Bm25Pass:
     def __dealloc__(self):
         free(self.s.keys)
         free(self.s.slots)
-        free(self.s.counts)
+        free(self.s.last)
         free(self.s.doc_freq)
         free(self.s.idf)
 
@@ -183,6 +251,8 @@ cdef class Bm25Pass:
         """The scores, a list of float in document order."""
         if not self.s.ran:
             raise RuntimeError("Bm25Pass.finish: the pass has not run")
+        if self.s.status == CKN_ENOMEM:
+            raise CknMemoryError("bm25: out of memory for the pool's postings")
         self.values = self.offsets = self.query = None  # (the scan may trim its arrays now)
         return self.out.tolist()
 
@@ -204,5 +274,5 @@ def bm25_csr(const hash_t[::1] values, const index_t[::1] offsets, const hash_t[
     if n_docs == 0:
         return []
     cdef Bm25Pass p = Bm25Pass(values, offsets, n_docs, query, k1, b)
-    run_pass(&p.c, values.shape[0] * 4 + n_docs * query.shape[0] >= NOGIL_MIN_WORK)
+    run_pass(&p.c, values.shape[0] * 4 + query.shape[0] >= NOGIL_MIN_WORK)
     return p.finish()

@@ -132,7 +132,9 @@ def bm25_scores_hashed(
     The kernel evaluates the same expressions in the same order as :func:`bm25_scores`, so
     ``bm25_scores_hashed(scan(texts), text_hashes(q))`` equals
     ``bm25_scores([terms(t) for t in texts], terms(q))`` bit for bit (barring a 64-bit hash
-    collision between two distinct terms of one pool). O(Σ|d| + N·|q|); runs without the GIL.
+    collision between two distinct terms of one pool). O(Σ|d| log |q| + |q|) time and
+    O(Σ|d| + |q|) memory (sparse postings, never a documents × query-terms table); runs
+    without the GIL.
 
     Parameters
     ----------

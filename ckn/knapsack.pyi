@@ -1,6 +1,7 @@
 from collections.abc import Iterable
 from typing import NamedTuple, SupportsIndex
 
+BRANCH_NODES: int
 DEFAULT_MAX_MEMORY: int
 
 class KnapsackResult(NamedTuple):

@@ -1,25 +1,29 @@
-"""Exact 0/1 knapsack: bound-based reduction, then dynamic programming (SPEC §8).
+"""Exact 0/1 knapsack: bound-based reduction, then a DP within a memory cap (SPEC §8).
 
 Python surface: :func:`solve` and :class:`KnapsackResult`. C surface (``cimport ckn.knapsack``):
 ``knapsack_workspace_size`` and ``knapsack_solve``, documented in ``knapsack.pxd`` and
 ``docs/c-api.md``.
 
 Method (details and the exactness argument in docs/knapsack.md). Items that fit the budget are
-kept in input order. Reduction: zero-weight items are taken and positive-weight, zero-value
-items dropped; the rest are sorted by efficiency v/w, the Dantzig (LP) bound and a lower bound
-(greedy, then exact DPs over a growing core around the break item) are computed, and every
-item whose LP bound with its break-solution value flipped is strictly below the lower bound is
-fixed, because every optimal solution agrees on it. The exact tie-rule DP then runs over the
-free items only, capacity = budget minus the fixed-in weight, weights divided by their gcd.
-A suffix DP ``G_i(c)`` (best value of items i..m-1 within capacity c) is built from the last
-item to the first in one in-place row (int32 cells when the values' sum fits, AVX2 or SSE2
-kernels chosen at run time), ``O(m · C)`` time. The optimum V is ``G_0(C)`` and the
-fewest-tokens weight ``W*`` the smallest c with ``G_0(c) = V``. Walking items first to last from
-capacity ``W*`` and taking an item whenever taking it still reaches the optimum gives the
-lexicographically greatest indicator vector among optimal, fewest-token subsets. The walk reads
-a keep-bitset (1 bit per item and cell); when every free item has one common efficiency a
-reachability bitset replaces the value DP; when the table would exceed ``max_memory``, a
-Hirschberg-style divide and conquer finds the same path with O(C) working memory.
+kept in input order; when they all fit at once they are taken without any table. Reduction:
+zero-weight items are taken and positive-weight, zero-value items dropped; the rest are sorted
+by efficiency v/w, the Dantzig (LP) bound and a lower bound (greedy, then exact DPs over a
+growing core around the break item) are computed, and every item whose LP bound with its
+break-solution value flipped is strictly below the lower bound is fixed, because every optimal
+solution agrees on it. Bounds use exact 128-bit products, so any int64 input is exact. The
+tie-rule choice then runs over the free items only, capacity = budget minus the fixed-in
+weight, by the first method that fits in ``max_memory``:
+
+- the weight DP with a keep-bitset: a suffix DP ``G_i(c)`` (best value of items i..m-1 within
+  capacity c), one in-place row (int32 cells when the values' sum fits, AVX2 or SSE2 kernels
+  chosen at run time), ``O(m · C)`` time; the optimum V is ``G_0(C)``, the fewest-tokens weight
+  ``W*`` the smallest c with ``G_0(c) = V``, and walking items first to last from ``W*``, taking
+  an item whenever taking it still reaches the optimum, gives the lexicographically greatest
+  indicator vector among optimal, fewest-token subsets (a reachability bitset replaces the
+  value DP when every free item has one common efficiency);
+- the DP over values (least weight per value, ``O(m · Σ v)``) with the same walk;
+- Hirschberg-style divide and conquer over the weight DP, O(C) working memory;
+- branch and bound (``knapsack_fallback.h``), O(n) memory, up to ``BRANCH_NODES`` nodes.
 """
 
 from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
@@ -33,18 +37,32 @@ from typing import NamedTuple
 
 from ckn.errors import CknMemoryError, CknTypeError, CknValueError
 
-__all__ = ["DEFAULT_MAX_MEMORY", "KnapsackResult", "solve"]
+__all__ = ["BRANCH_NODES", "DEFAULT_MAX_MEMORY", "KnapsackResult", "solve"]
 
 DEFAULT_MAX_MEMORY = 256 * 1024 * 1024
+BRANCH_NODES = CKN_KP_BB_NODES   # branch and bound's node allowance per solve
 
 
 # ----------------------------------------------------------------------------- plan and sizes
 
+cdef extern from "knapsack_fallback.h":
+    int ckn_kp_cmp_products(uint64_t a, uint64_t b, uint64_t c, uint64_t d) nogil
+    uint64_t ckn_kp_muldiv(uint64_t a, uint64_t b, uint64_t c) nogil
+    uint64_t ckn_kp_sat_add(uint64_t a, uint64_t b) nogil
+    size_t ckn_kp_value_bytes(index_t m, uint64_t S) nogil
+    void ckn_kp_value_select(const int64_t* w, const int64_t* v, const index_t* elig, index_t m,
+                             uint64_t cap, uint64_t S, void* area, uint8_t* selected) nogil
+    size_t ckn_kp_bb_bytes(index_t m) nogil
+    int ckn_kp_bb_select(const int64_t* w, const int64_t* v, const index_t* elig, index_t m,
+                         uint64_t cap, void* scratch, uint8_t* selected, int64_t nodes) nogil
+    int64_t CKN_KP_BB_NODES
+
+
 cdef struct Plan:
     index_t m          # items with weight <= budget
     weight_t g         # gcd of their weights (1 when all are zero)
-    index_t span       # DP cells: scaled capacity + 1
     weight_t cap       # min(budget, Σ weights of the fitting items), unscaled
+    bint fits_all      # Σ weights of the fitting items <= budget
 
 
 cdef inline weight_t _gcd(weight_t a, weight_t b) noexcept nogil:
@@ -63,6 +81,7 @@ cdef bint _make_plan(const weight_t* weights, index_t n, weight_t budget, Plan* 
     if n < 0 or budget < 0:
         return False
     plan.m = 0
+    plan.fits_all = True
     for i in range(n):
         w = weights[i]
         if w < 0:
@@ -70,20 +89,25 @@ cdef bint _make_plan(const weight_t* weights, index_t n, weight_t budget, Plan* 
         if w <= budget:
             plan.m += 1
             g = _gcd(g, w)
-            if total <= budget:
-                total += w      # each w <= budget, so this cannot overflow before the check
-    if g == 0:
-        g = 1
-    if total > budget:
-        total = budget
-    plan.g = g
-    plan.cap = total
-    plan.span = <index_t>(total // g) + 1
+            if plan.fits_all:
+                if w > budget - total:   # (total <= budget: no overflow on either side)
+                    plan.fits_all = False
+                else:
+                    total += w
+    plan.g = g if g > 0 else 1
+    plan.cap = total if plan.fits_all else budget
     return True
 
 
-cdef inline size_t _words(index_t span) noexcept nogil:
-    return <size_t>((span + 63) // 64)
+cdef inline size_t _cells(weight_t cap, weight_t g) noexcept nogil:
+    """DP cells of capacity ``cap`` in units of ``g``: cap / g + 1 (at most 2**63, saturating
+    where size_t is narrower)."""
+    cdef uint64_t c = <uint64_t>(cap // g) + 1
+    return <size_t>c if c <= <uint64_t>SIZE_MAX else SIZE_MAX
+
+
+cdef inline size_t _words(size_t span) noexcept nogil:
+    return span // 64 + (1 if span % 64 else 0)
 
 
 cdef size_t _mul(size_t a, size_t b) noexcept nogil:
@@ -100,198 +124,39 @@ cdef size_t _add(size_t a, size_t b) noexcept nogil:
     return a + b
 
 
-cdef inline size_t _bitset_bytes(index_t items, index_t span) noexcept nogil:
+cdef inline size_t _bitset_bytes(index_t items, size_t span) noexcept nogil:
     """Two DP rows plus the keep-bitset of ``items`` rows."""
-    return _add(_mul(2 * sizeof(int64_t), <size_t>span), _mul(_mul(<size_t>items, _words(span)), 8))
+    return _add(_mul(2 * sizeof(int64_t), span), _mul(_mul(<size_t>items, _words(span)), 8))
 
 
-cdef inline size_t _dc_bytes(index_t span) noexcept nogil:
+cdef inline size_t _dc_bytes(size_t span) noexcept nogil:
     """Six O(span) int64 arrays and one byte array: the divide-and-conquer working set."""
-    return _add(_mul(6 * sizeof(int64_t), <size_t>span), _mul(<size_t>((span + 7) // 8), 8))
+    return _add(_mul(6 * sizeof(int64_t), span), _mul(span // 8 + 1, 8))
 
 
-cdef inline size_t _dp_bytes(index_t items, index_t span, size_t max_memory) noexcept nogil:
-    """The DP area for ``items`` items over ``span`` cells: the keep-bitset table when it fits
-    in ``max_memory``, else the divide-and-conquer working set plus what is left of
-    ``max_memory`` for its bitset base cases."""
-    cdef size_t bitset = _bitset_bytes(items, span)
-    if bitset <= max_memory:
-        return bitset
-    cdef size_t dc = _dc_bytes(span)
-    return dc if dc > max_memory else max_memory
-
-
-cdef inline size_t _head_bytes(const Plan* plan) noexcept nogil:
-    """The workspace before the DP area: the index list, then the reduction's scratch."""
-    return _add(_mul(<size_t>plan.m, sizeof(index_t)), _reduce_bytes(plan.m))
-
-
-cdef inline size_t _allocating_bytes(const Plan* plan) noexcept nogil:
-    """The workspace of ``_ALLOCATE``: the head and the reduction's core DP row (span int64
-    cells), which otherwise lies in the DP area."""
-    return _add(_head_bytes(plan), _mul(<size_t>plan.span, sizeof(int64_t)))
+cdef inline size_t _scratch_bytes(index_t m) noexcept nogil:
+    """O(m) scratch after the index list: the reduction's, then branch and bound's."""
+    cdef size_t a = _reduce_bytes(m), b = ckn_kp_bb_bytes(m)
+    return a if a > b else b
 
 
 cdef size_t knapsack_workspace_size(const weight_t* weights, index_t n, weight_t budget,
                                     size_t max_memory) noexcept nogil:
     cdef Plan plan
+    cdef size_t table
     if not _make_plan(weights, n, budget, &plan):
         return 0
-    # sized for a DP over every fitting item: what is left free after the reduction is not
-    # known before it runs
-    return _add(_head_bytes(&plan), _dp_bytes(plan.m, plan.span, max_memory))
-
+    # The DP area: the keep-bitset table of every fitting item if it fits in max_memory (what
+    # the reduction leaves free is not known before it runs), else max_memory, which the
+    # solver uses as it can (divide and conquer, the DP over values, branch and bound).
+    table = _bitset_bytes(plan.m, _cells(plan.cap, plan.g))
+    return _add(_add(_mul(<size_t>plan.m, sizeof(index_t)), _scratch_bytes(plan.m)),
+                table if table < max_memory else max_memory)
 
 
 # ----------------------------------------------------------------------------- row kernels (C)
 
-# One in-place DP row update in the <= formulation (every cell >= 0):
-#   f[c] = max(f[c], f[c - w] + v) for c >= w, cells visited from the top down,
-# and, when ``bits`` is not NULL, bit c of bits set iff f[c - w] + v >= old f[c] (taking the
-# item is one of the best ways to reach c). int32 and int64 cells; AVX2 versions are compiled
-# with a target attribute and chosen at run time (__builtin_cpu_supports), SSE2 is the x86-64
-# baseline for int32, everything else is plain C. No allocation, no Python: nogil-safe.
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #include <stddef.h>
-    #include <string.h>
-    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    #define CKN_KP_X86 1
-    #include <immintrin.h>
-    #endif
-
-    #define CKN_KP_SCALAR_STEP(c) do { \\
-        if (f[(c) - w] + v >= f[(c)]) { \\
-            f[(c)] = f[(c) - w] + v; \\
-            if (bits) bits[(c) >> 6] |= (uint64_t)1 << ((c) & 63); \\
-        } } while (0)
-
-    static void ckn_kp_row_i64_c(int64_t* f, ptrdiff_t span, ptrdiff_t w, int64_t v, uint64_t* bits) {
-        ptrdiff_t c;
-        if (bits) memset(bits, 0, (size_t)((span + 63) >> 6) * 8);
-        for (c = span - 1; c >= w; --c) CKN_KP_SCALAR_STEP(c);
-    }
-
-    static void ckn_kp_row_i32_c(int32_t* f, ptrdiff_t span, ptrdiff_t w, int32_t v, uint64_t* bits) {
-        ptrdiff_t c;
-        if (bits) memset(bits, 0, (size_t)((span + 63) >> 6) * 8);
-    #ifdef CKN_KP_X86
-        {
-            __m128i vv = _mm_set1_epi32(v);
-            c = span;
-            if (bits) {
-                while (c > w && (c & 63)) { --c; CKN_KP_SCALAR_STEP(c); }
-                while (c - 64 >= w) {
-                    uint64_t mask = 0;
-                    int j;
-                    c -= 64;
-                    for (j = 60; j >= 0; j -= 4) {
-                        __m128i a = _mm_add_epi32(_mm_loadu_si128((const __m128i*)(f + c + j - w)), vv);
-                        __m128i b = _mm_loadu_si128((const __m128i*)(f + c + j));
-                        __m128i keep = _mm_cmpgt_epi32(b, a);
-                        _mm_storeu_si128((__m128i*)(f + c + j),
-                                         _mm_or_si128(_mm_and_si128(keep, b), _mm_andnot_si128(keep, a)));
-                        mask |= (uint64_t)(~_mm_movemask_ps(_mm_castsi128_ps(keep)) & 0xf) << j;
-                    }
-                    bits[c >> 6] = mask;
-                }
-            } else {
-                while (c - 4 >= w) {
-                    __m128i a, b, keep;
-                    c -= 4;
-                    a = _mm_add_epi32(_mm_loadu_si128((const __m128i*)(f + c - w)), vv);
-                    b = _mm_loadu_si128((const __m128i*)(f + c));
-                    keep = _mm_cmpgt_epi32(b, a);
-                    _mm_storeu_si128((__m128i*)(f + c),
-                                     _mm_or_si128(_mm_and_si128(keep, b), _mm_andnot_si128(keep, a)));
-                }
-            }
-            while (c > w) { --c; CKN_KP_SCALAR_STEP(c); }
-        }
-    #else
-        for (c = span - 1; c >= w; --c) CKN_KP_SCALAR_STEP(c);
-    #endif
-    }
-
-    #ifdef CKN_KP_X86
-    __attribute__((target("avx2")))
-    static void ckn_kp_row_i32_avx2(int32_t* f, ptrdiff_t span, ptrdiff_t w, int32_t v, uint64_t* bits) {
-        __m256i vv = _mm256_set1_epi32(v);
-        ptrdiff_t c = span;
-        if (bits) {
-            memset(bits, 0, (size_t)((span + 63) >> 6) * 8);
-            while (c > w && (c & 63)) { --c; CKN_KP_SCALAR_STEP(c); }
-            while (c - 64 >= w) {
-                uint64_t mask = 0;
-                int j;
-                c -= 64;
-                for (j = 56; j >= 0; j -= 8) {
-                    __m256i a = _mm256_add_epi32(_mm256_loadu_si256((const __m256i*)(f + c + j - w)), vv);
-                    __m256i b = _mm256_loadu_si256((const __m256i*)(f + c + j));
-                    __m256i keep = _mm256_cmpgt_epi32(b, a);
-                    _mm256_storeu_si256((__m256i*)(f + c + j), _mm256_max_epi32(a, b));
-                    mask |= (uint64_t)(~_mm256_movemask_ps(_mm256_castsi256_ps(keep)) & 0xff) << j;
-                }
-                bits[c >> 6] = mask;
-            }
-        } else {
-            while (c - 8 >= w) {
-                c -= 8;
-                _mm256_storeu_si256((__m256i*)(f + c), _mm256_max_epi32(
-                    _mm256_add_epi32(_mm256_loadu_si256((const __m256i*)(f + c - w)), vv),
-                    _mm256_loadu_si256((const __m256i*)(f + c))));
-            }
-        }
-        while (c > w) { --c; CKN_KP_SCALAR_STEP(c); }
-    }
-
-    __attribute__((target("avx2")))
-    static void ckn_kp_row_i64_avx2(int64_t* f, ptrdiff_t span, ptrdiff_t w, int64_t v, uint64_t* bits) {
-        __m256i vv = _mm256_set1_epi64x(v);
-        ptrdiff_t c = span;
-        if (bits) {
-            memset(bits, 0, (size_t)((span + 63) >> 6) * 8);
-            while (c > w && (c & 63)) { --c; CKN_KP_SCALAR_STEP(c); }
-            while (c - 64 >= w) {
-                uint64_t mask = 0;
-                int j;
-                c -= 64;
-                for (j = 60; j >= 0; j -= 4) {
-                    __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(f + c + j - w)), vv);
-                    __m256i b = _mm256_loadu_si256((const __m256i*)(f + c + j));
-                    __m256i keep = _mm256_cmpgt_epi64(b, a);
-                    _mm256_storeu_si256((__m256i*)(f + c + j), _mm256_blendv_epi8(a, b, keep));
-                    mask |= (uint64_t)(~_mm256_movemask_pd(_mm256_castsi256_pd(keep)) & 0xf) << j;
-                }
-                bits[c >> 6] = mask;
-            }
-        } else {
-            while (c - 4 >= w) {
-                __m256i a, b;
-                c -= 4;
-                a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(f + c - w)), vv);
-                b = _mm256_loadu_si256((const __m256i*)(f + c));
-                _mm256_storeu_si256((__m256i*)(f + c), _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a)));
-            }
-        }
-        while (c > w) { --c; CKN_KP_SCALAR_STEP(c); }
-    }
-
-    static int ckn_kp_avx2_state = -1;
-    static int ckn_kp_have_avx2(void) {
-        if (ckn_kp_avx2_state < 0) {
-            __builtin_cpu_init();
-            ckn_kp_avx2_state = __builtin_cpu_supports("avx2") ? 1 : 0;
-        }
-        return ckn_kp_avx2_state;
-    }
-    #else
-    static int ckn_kp_have_avx2(void) { return 0; }
-    #define ckn_kp_row_i32_avx2 ckn_kp_row_i32_c
-    #define ckn_kp_row_i64_avx2 ckn_kp_row_i64_c
-    #endif
-    """
+cdef extern from "knapsack_rows.h":
     void ckn_kp_row_i64_c(int64_t* f, index_t span, index_t w, int64_t v, uint64_t* bits) nogil
     void ckn_kp_row_i32_c(int32_t* f, index_t span, index_t w, int32_t v, uint64_t* bits) nogil
     void ckn_kp_row_i64_avx2(int64_t* f, index_t span, index_t w, int64_t v, uint64_t* bits) nogil
@@ -502,6 +367,9 @@ cdef enum:
     _NO_PROPORTIONAL = 8  # no reachability-bitset path for items of one common efficiency
     _ALLOCATE = 16      # the workspace holds the head only: the DP area is allocated once the
                         # reduction has left its items (solve()'s path; see _solve_flags)
+    _NO_TABLE = 32      # no keep-bitset table (nor bitset base cases in divide and conquer)
+    _NO_VALUES = 64     # no DP over values
+    _NO_DIVIDE = 128    # no divide and conquer (with the two above: branch and bound)
 
 
 cdef inline void _row(void* f, bint i32, bint avx2, index_t span, index_t w, int64_t v,
@@ -643,27 +511,29 @@ cdef void _select_proportional(const weight_t* weights, const index_t* elig, ind
                 c -= w
 
 
-cdef void _select(const weight_t* weights, const value_t* values, const index_t* elig, index_t m,
-                  weight_t g, index_t span, void* area, size_t area_size, uint8_t* selected,
-                  int flags) noexcept nogil:
-    """Set selected[elig[k]] = 1 for the SPEC §8 choice among items elig[0:m] (index order)
-    within scaled capacity span - 1; ``area`` holds at least min(bitset, d&c) bytes."""
+cdef void _select_table(const weight_t* weights, const value_t* values, const index_t* elig,
+                        index_t m, weight_t g, index_t span, void* area, uint8_t* selected,
+                        int flags) noexcept nogil:
+    """The SPEC §8 choice among elig[0:m] within scaled capacity span - 1 by the weight DP and
+    its keep-bitset; ``area`` holds ``_bitset_bytes(m, span)``."""
+    cdef uint64_t* bits = <uint64_t*>area
     cdef index_t start
-    cdef uint64_t* bits
+    if not (flags & _NO_PROPORTIONAL) and _proportional(weights, values, elig, m):
+        _select_proportional(weights, elig, m, g, span, bits, selected)
+        return
+    start = _value_row(weights, values, elig, m, g, span, bits + <size_t>m * _words(span), bits,
+                       flags)
+    _walk_bits(weights, elig, 0, m, g, span, start, bits, selected)
+
+
+cdef void _select_divided(const weight_t* weights, const value_t* values, const index_t* elig,
+                          index_t m, weight_t g, index_t span, void* area, size_t area_size,
+                          uint8_t* selected, int flags) noexcept nogil:
+    """The same choice by divide and conquer; ``area`` holds at least ``_dc_bytes(span)``, the
+    rest serves bitset base cases (none with ``_NO_TABLE``)."""
     cdef int64_t* rows = <int64_t*>area
+    cdef index_t start = _value_row(weights, values, elig, m, g, span, rows, NULL, flags)
     cdef Arena ar
-    if m == 0:
-        return
-    if area_size >= _bitset_bytes(m, span):
-        bits = <uint64_t*>area
-        if not (flags & _NO_PROPORTIONAL) and _proportional(weights, values, elig, m):
-            _select_proportional(weights, elig, m, g, span, bits, selected)
-            return
-        start = _value_row(weights, values, elig, m, g, span,
-                           bits + <size_t>m * _words(span), bits, flags)
-        _walk_bits(weights, elig, 0, m, g, span, start, bits, selected)
-        return
-    start = _value_row(weights, values, elig, m, g, span, rows, NULL, flags)
     ar.f0 = rows
     ar.f1 = rows + span
     ar.r0 = rows + 2 * span
@@ -671,8 +541,75 @@ cdef void _select(const weight_t* weights, const value_t* values, const index_t*
     ar.i0 = rows + 4 * span
     ar.i1 = rows + 5 * span
     ar.take = <uint8_t*>(rows + 6 * span)
-    ar.spare = area_size - _dc_bytes(span)
+    ar.spare = 0 if flags & _NO_TABLE else area_size - _dc_bytes(span)
     _divide(weights, values, elig, 0, m, g, start, 0, &ar, selected)
+
+
+cdef struct Outcome:
+    int method         # the method that chose (a _METHOD_* value)
+    index_t items      # items left after the reduction
+    size_t table       # bytes of their keep-bitset table
+    size_t divided     # bytes of their divide-and-conquer working set
+    size_t by_value    # bytes of their DP over values
+
+
+cdef enum:
+    _METHOD_ALL_FIT = 0
+    _METHOD_REDUCED = 5   # the reduction fixed every item
+    _METHOD_TABLE = 1
+    _METHOD_VALUES = 2
+    _METHOD_DIVIDE = 3
+    _METHOD_BRANCH = 4
+    _GAVE_UP = -100     # branch and bound ran out of nodes (knapsack_solve: CKN_ENOMEM)
+
+
+cdef int _select(const weight_t* weights, const value_t* values, const index_t* elig, index_t m,
+                 weight_t g, weight_t cap, void* area, size_t area_size, void* scratch,
+                 uint8_t* selected, int flags, int64_t nodes, Outcome* out) noexcept nogil:
+    """Set selected[elig[k]] = 1 for the SPEC §8 choice among items elig[0:m] (index order)
+    within capacity ``cap`` (weights all multiples of ``g``), with at most ``area_size`` bytes
+    of DP area: the keep-bitset table if it fits, else the DP over values, else divide and
+    conquer, else branch and bound in ``scratch`` (NULL: none). With ``_ALLOCATE`` the area
+    (``area`` NULL) is allocated for the chosen method and freed. Returns CKN_OK, CKN_ENOMEM
+    (nothing fits and no scratch) or _GAVE_UP."""
+    cdef size_t span = _cells(cap, g), need
+    cdef uint64_t value_sum = 0
+    cdef index_t k
+    cdef int method, status = CKN_OK
+    cdef bint allocated = False
+    for k in range(m):
+        value_sum += <uint64_t>values[elig[k]]
+    out.items = m
+    out.table = _bitset_bytes(m, span)
+    out.divided = _dc_bytes(span)
+    out.by_value = ckn_kp_value_bytes(m, value_sum)
+    if not (flags & _NO_TABLE) and out.table <= area_size:
+        method, need = _METHOD_TABLE, out.table
+    elif not (flags & _NO_VALUES) and out.by_value <= area_size:
+        method, need = _METHOD_VALUES, out.by_value
+    elif not (flags & _NO_DIVIDE) and out.divided <= area_size:
+        method, need = _METHOD_DIVIDE, area_size   # what is left serves bitset base cases
+    else:
+        method, need = _METHOD_BRANCH, 0
+    if method != _METHOD_BRANCH and flags & _ALLOCATE:
+        area = PyMem_RawMalloc(need)
+        allocated = True
+        if area == NULL:                # cannot have the memory after all: branch and bound
+            method, allocated = _METHOD_BRANCH, False
+    out.method = method
+    if method == _METHOD_TABLE:
+        _select_table(weights, values, elig, m, g, <index_t>span, area, selected, flags)
+    elif method == _METHOD_VALUES:
+        ckn_kp_value_select(weights, values, elig, m, <uint64_t>cap, value_sum, area, selected)
+    elif method == _METHOD_DIVIDE:
+        _select_divided(weights, values, elig, m, g, <index_t>span, area, need, selected, flags)
+    elif scratch == NULL:
+        status = CKN_ENOMEM
+    elif ckn_kp_bb_select(weights, values, elig, m, <uint64_t>cap, scratch, selected, nodes) < 0:
+        status = _GAVE_UP
+    if allocated:
+        PyMem_RawFree(area)
+    return status
 
 
 # ----------------------------------------------------------------------------- reduction
@@ -684,9 +621,11 @@ cdef inline size_t _reduce_bytes(index_t m) noexcept nogil:
 
 cdef inline bint _better(const weight_t* weights, const value_t* values, index_t i,
                          index_t j) noexcept nogil:
-    """Item i strictly before item j: higher efficiency v/w, then lower index."""
-    cdef int64_t a = values[i] * weights[j], b = values[j] * weights[i]
-    return a > b or (a == b and i < j)
+    """Item i strictly before item j: higher efficiency v/w, then lower index (exact 128-bit
+    cross products)."""
+    cdef int s = ckn_kp_cmp_products(<uint64_t>values[i], <uint64_t>weights[j],
+                                     <uint64_t>values[j], <uint64_t>weights[i])
+    return s > 0 or (s == 0 and i < j)
 
 
 cdef void _sort_by_efficiency(const weight_t* weights, const value_t* values, index_t* a,
@@ -729,7 +668,7 @@ cdef void _sort_by_efficiency(const weight_t* weights, const value_t* values, in
         memcpy(a, src, <size_t>p * sizeof(index_t))
 
 
-cdef inline index_t _last_fitting(const int64_t* W, index_t lo, index_t hi, int64_t cap) noexcept nogil:
+cdef inline index_t _last_fitting(const uint64_t* W, index_t lo, index_t hi, uint64_t cap) noexcept nogil:
     """Largest k in [lo, hi] with W[k] <= cap, given W[lo] <= cap and W increasing."""
     cdef index_t mid
     while lo < hi:
@@ -742,25 +681,32 @@ cdef inline index_t _last_fitting(const int64_t* W, index_t lo, index_t hi, int6
 
 
 cdef int64_t _flipped_bound(const weight_t* weights, const value_t* values, const index_t* order,
-                            const int64_t* W, const int64_t* V, index_t p, index_t b,
+                            const uint64_t* W, const int64_t* V, index_t p, index_t b,
                             weight_t c, index_t pos) noexcept nogil:
     """Dantzig (LP) upper bound of the best value with item order[pos] flipped from its break
-    solution value (out if pos < b, in if pos >= b); -1 when that is infeasible."""
+    solution value (out if pos < b, in if pos >= b); -1 when that is infeasible.
+
+    Exact for all int64 inputs: c + w < 2**64; W saturates at 2**64 - 1, above every capacity
+    it is compared with, and W[k] <= cap wherever cap - W[k] is taken; that remainder is below
+    w_q (W[k + 1] > cap), so the fraction (128-bit product) is below v_q and every value sum
+    is a sum of distinct items' values (<= Σ values <= INT64_MAX; for pos >= b, k < pos since
+    W[b] + w_b > c)."""
     cdef index_t i = order[pos], k, q
-    cdef int64_t w = weights[i], v = values[i], cap
+    cdef int64_t v = values[i]
+    cdef uint64_t w = <uint64_t>weights[i], cap
     if pos < b:
-        cap = c + w                       # the items before k, minus item i, fill up to c
+        cap = <uint64_t>c + w             # the items before k, minus item i, fill up to c
         k = _last_fitting(W, b, p, cap)
         if k == p:
             return V[p] - v
         q = order[k]
-        return V[k] - v + (cap - W[k]) * values[q] // weights[q]
-    cap = c - w
-    if cap < 0:
+        return V[k] - v + <int64_t>ckn_kp_muldiv(cap - W[k], <uint64_t>values[q], <uint64_t>weights[q])
+    if w > <uint64_t>c:
         return -1
+    cap = <uint64_t>c - w
     k = _last_fitting(W, 0, b, cap)       # W[0] = 0 <= cap; items 0..b-1 never include pos
     q = order[k]
-    return v + V[k] + (cap - W[k]) * values[q] // weights[q]
+    return v + V[k] + <int64_t>ckn_kp_muldiv(cap - W[k], <uint64_t>values[q], <uint64_t>weights[q])
 
 
 cdef int64_t _core_value(const weight_t* weights, const value_t* values, const index_t* order,
@@ -782,29 +728,28 @@ cdef int64_t _core_value(const weight_t* weights, const value_t* values, const i
 
 
 cdef index_t _reduce(const weight_t* weights, const value_t* values, index_t* elig, index_t m,
-                     weight_t c, weight_t g, void* scratch, void* row, uint8_t* selected,
-                     weight_t* residual) noexcept nogil:
+                     weight_t c, weight_t g, void* scratch, void* row, size_t row_bytes,
+                     bint allocate, uint8_t* selected, weight_t* residual) noexcept nogil:
     """Fix every item whose value is the same in all optimal solutions; keep the rest.
 
     Marks fixed-in items in ``selected``, compacts elig[0:m] to the free items (index order)
-    and returns their count, with ``residual`` = c minus the fixed-in weight. Returns -1 (and
-    changes nothing) when the inputs are too large for exact int64 bound arithmetic. ``row``
-    holds at least c / g + 1 int64 cells (the core DP's row).
+    and returns their count, with ``residual`` = c minus the fixed-in weight. The core DPs'
+    row takes at most ``row_bytes``: at ``row`` or, with ``allocate``, allocated as large as
+    the largest core needs and freed on return. A core whose row does not fit is not solved
+    (the lower bound stays the one found so far; the answer is the same).
     """
+    cdef size_t held = 0
+    if allocate:
+        row = NULL
     cdef index_t* order = <index_t*>scratch
     cdef index_t* tmp = order + m
-    cdef int64_t* W = <int64_t*>(tmp + m)
-    cdef int64_t* V = W + (m + 1)
+    cdef uint64_t* W = <uint64_t*>(tmp + m)
+    cdef int64_t* V = <int64_t*>(W + (m + 1))
     cdef index_t j, i, p = 0, b, pos, lo, hi, half = 8, free, k
-    cdef int64_t lb, ub, cap, u, best, fixed_in, free_w
-    cdef double free_cells, core_cells   # cost estimates (double: no overflow)
-    cdef int64_t prev_lb = -1, sum_w = 0
-    # Every fitting weight and value below 2**31: efficiency comparisons (v_i * w_j) and bound
-    # fractions (rem * v_k with rem < w_k) are then exact in int64.
-    for j in range(m):
-        i = elig[j]
-        if weights[i] > INT32_MAX or values[i] > INT32_MAX:
-            return -1
+    cdef int64_t lb, ub, cap, best, fixed_in
+    cdef double free_cells, core_cells, free_w   # cost estimates (double: no overflow)
+    cdef int64_t prev_lb = -1
+    cdef uint64_t sum_w = 0
     # Zero weight: always taken (taking never costs weight). Positive weight, zero value: never
     # taken (dropping it keeps the value and lowers the weight). Both rules match the dense DP.
     for j in range(m):
@@ -813,25 +758,26 @@ cdef index_t _reduce(const weight_t* weights, const value_t* values, index_t* el
             selected[i] = 1
         elif values[i] > 0:
             order[p] = i
-            sum_w += weights[i]
+            sum_w = ckn_kp_sat_add(sum_w, <uint64_t>weights[i])
             p += 1
-    if sum_w <= c:
+    if sum_w <= <uint64_t>c:
         for j in range(p):
             selected[order[j]] = 1
-        residual[0] = c - sum_w
+        residual[0] = c - <int64_t>sum_w
         return 0
     _sort_by_efficiency(weights, values, order, tmp, p)
     W[0] = 0
     V[0] = 0
     for j in range(p):
-        W[j + 1] = W[j] + weights[order[j]]
+        W[j + 1] = ckn_kp_sat_add(W[j], <uint64_t>weights[order[j]])
         V[j + 1] = V[j] + values[order[j]]
-    b = _last_fitting(W, 0, p, c)          # items order[0:b] fit, order[b] does not (b < p)
-    ub = V[b] + (c - W[b]) * values[order[b]] // weights[order[b]]
+    b = _last_fitting(W, 0, p, <uint64_t>c)  # items order[0:b] fit, order[b] does not (b < p)
+    ub = V[b] + <int64_t>ckn_kp_muldiv(<uint64_t>c - W[b], <uint64_t>values[order[b]],
+                                       <uint64_t>weights[order[b]])
     # Lower bound: greedy fill, then exact DPs over growing cores around the break item (the
     # items outside the core keep their break-solution values), while that looks worth it.
     lb = V[b]
-    cap = c - W[b]
+    cap = c - <int64_t>W[b]
     for pos in range(b + 1, p):
         if weights[order[pos]] <= cap:
             cap -= weights[order[pos]]
@@ -839,24 +785,33 @@ cdef index_t _reduce(const weight_t* weights, const value_t* values, index_t* el
     while True:
         lo = b - half if b > half else 0
         hi = b + half if b + half < p else p
-        cap = c - W[lo]
-        if cap > W[hi] - W[lo]:
-            cap = W[hi] - W[lo]
+        cap = c - <int64_t>W[lo]             # (W[lo] <= W[b] <= c)
+        if <uint64_t>cap > W[hi] - W[lo]:   # (a saturated W[hi] leaves cap as it is)
+            cap = <int64_t>(W[hi] - W[lo])
+        if <uint64_t>(cap // g) >= row_bytes // sizeof(int64_t):
+            break                           # the core's row does not fit in row_bytes
+        if allocate and held < <size_t>(cap // g + 1) * sizeof(int64_t):
+            PyMem_RawFree(row)
+            held = <size_t>(cap // g + 1) * sizeof(int64_t)
+            row = PyMem_RawMalloc(held)
+            if row == NULL:
+                break
         best = V[lo] + _core_value(weights, values, order, lo, hi, g, cap, row, 0)
         if best > lb:
             lb = best
         # Size of the exact DP that the reduction with this bound would leave.
         fixed_in = 0
         free = 0
-        free_w = 0
+        free_w = 0.0
         for pos in range(p):
             if _flipped_bound(weights, values, order, W, V, p, b, c, pos) < lb:
                 if pos < b:
                     fixed_in += weights[order[pos]]
             else:
                 free += 1
-                free_w += weights[order[pos]]
-        free_cells = <double>free * <double>((c - fixed_in if c - fixed_in < free_w else free_w) // g + 1)
+                free_w += <double>weights[order[pos]]
+        free_cells = <double>free * ((<double>(c - fixed_in) if c - fixed_in < free_w else free_w)
+                                     / <double>g + 1.0)
         core_cells = <double>(hi - lo) * <double>(cap // g + 1)
         # Stop when the bound cannot or did not improve, or the next (doubled) core would cost
         # more than 1/16 of the DP this bound leaves.
@@ -865,6 +820,8 @@ cdef index_t _reduce(const weight_t* weights, const value_t* values, index_t* el
             break
         prev_lb = lb
         half *= 2
+    if allocate:
+        PyMem_RawFree(row)
     # Fix: an item whose flipped bound is below a feasible value is fixed in every optimum.
     fixed_in = 0
     for pos in range(p):
@@ -892,29 +849,43 @@ cdef int knapsack_solve(const weight_t* weights, const value_t* values, index_t 
                         weight_t budget, void* workspace, size_t workspace_size,
                         uint8_t* selected, value_t* total_value,
                         weight_t* total_weight) noexcept nogil:
-    return _solve_flags(weights, values, n, budget, workspace, workspace_size, selected,
-                        total_value, total_weight, 0, 0)
+    cdef int status = _solve_flags(weights, values, n, budget, workspace, workspace_size,
+                                   selected, total_value, total_weight, 0, 0, CKN_KP_BB_NODES,
+                                   NULL)
+    return CKN_ENOMEM if status == _GAVE_UP else status
 
 
 cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
                       weight_t budget, void* workspace, size_t workspace_size,
-                      uint8_t* selected, value_t* total_value,
-                      weight_t* total_weight, int flags, size_t max_memory) noexcept nogil:
-    """``knapsack_solve`` with test flags. With ``_ALLOCATE`` the workspace needs only
-    ``_allocating_bytes`` and the DP area is allocated (``PyMem_RawMalloc``, no GIL needed) for
-    the items the reduction leaves free, ``_dp_bytes`` of them with ``max_memory``: a pool
-    whose reduction fixes nearly everything does not reserve the table of every fitting item
-    (10,000 items x 128,000 tokens: 153 MiB); CKN_ENOMEM when that allocation fails."""
+                      uint8_t* selected, value_t* total_value, weight_t* total_weight,
+                      int flags, size_t max_memory, int64_t nodes, Outcome* out) noexcept nogil:
+    """``knapsack_solve`` with test flags, a node allowance for branch and bound and, in
+    ``out`` (may be NULL), what it did.
+
+    The workspace holds the index list, then (when there is room) the O(m) scratch of the
+    reduction and of branch and bound, then the DP area. With ``_ALLOCATE`` the workspace
+    needs only the index list and the scratch: the reduction's core row (at most
+    ``max_memory``) is allocated and freed before the DP area (at most ``max_memory``) is
+    allocated for the items the reduction leaves free (``PyMem_RawMalloc``, no GIL needed).
+    Either way the solver holds at most the workspace plus ``max_memory`` bytes at once.
+    """
     cdef Plan plan
-    cdef index_t i, k, m, items
+    cdef Outcome local
+    cdef index_t i, k, m
     cdef value_t value_sum = 0
-    cdef weight_t weight_sum = 0, residual, g, free_w
+    cdef weight_t weight_sum = 0, residual, g
+    cdef uint64_t free_w
     cdef index_t* elig
-    cdef size_t head, rest, scratch, dp_min, dp_size
+    cdef size_t head, rest, scratch_size, area_size
     cdef char* area
-    cdef void* dp
-    cdef index_t span
+    cdef void* scratch = NULL
     cdef bint allocate = flags & _ALLOCATE
+    cdef int status = CKN_OK
+    if out == NULL:
+        out = &local
+    out.method = _METHOD_ALL_FIT
+    out.items = 0
+    out.table = out.divided = out.by_value = 0
     if not _make_plan(weights, n, budget, &plan):
         return CKN_EINVAL
     for i in range(n):
@@ -927,19 +898,13 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
     if workspace_size < head:
         return CKN_ENOMEM
     rest = workspace_size - head
-    scratch = _reduce_bytes(plan.m)
-    # dp_min: the least DP area the workspace must hold: the reduction's core row when the DP
-    # area is allocated later, else the smaller of the table and the divide-and-conquer set
-    if allocate:
-        dp_min = _mul(<size_t>plan.span, sizeof(int64_t))
-        if rest < _add(scratch, dp_min):
-            return CKN_ENOMEM
-    else:
-        dp_min = _bitset_bytes(plan.m, plan.span)
-        if _dc_bytes(plan.span) < dp_min:
-            dp_min = _dc_bytes(plan.span)
-        if rest < dp_min:
-            return CKN_ENOMEM
+    scratch_size = _scratch_bytes(plan.m)
+    area = <char*>workspace + head
+    if rest >= scratch_size:
+        scratch = area
+        area += scratch_size
+        rest -= scratch_size
+    area_size = max_memory if allocate else rest
     memset(selected, 0, <size_t>n)
     elig = <index_t*>workspace
     k = 0
@@ -947,39 +912,38 @@ cdef int _solve_flags(const weight_t* weights, const value_t* values, index_t n,
         if weights[i] <= budget:
             elig[k] = i
             k += 1
-    area = <char*>workspace + head
-    m = -1
-    if (not (flags & _NO_REDUCTION) and rest - dp_min >= scratch
-            and (flags & _NO_PROPORTIONAL or plan.m == 0
-                 or not _proportional(weights, values, elig, plan.m))):
-        # (With one common efficiency every flipped bound equals the LP bound: nothing could
-        # be fixed, so the reduction is skipped.)
-        # The reduction's scratch sits before the DP area; the free items' DP is never larger
-        # than the dense one (fewer items, smaller capacity), so the area left still suffices.
-        m = _reduce(weights, values, elig, plan.m, plan.cap, plan.g, area, area + scratch,
-                    selected, &residual)
-    if m < 0:  # no reduction: the DP over every fitting item
-        items, g, span, dp, dp_size = plan.m, plan.g, plan.span, area, rest
-    else:  # the DP over the m free items, within what the fixed-in items leave
-        g = 0
-        free_w = 0
-        for k in range(m):
-            g = _gcd(g, weights[elig[k]])
-            free_w += weights[elig[k]]
-        if residual > free_w:
-            residual = free_w
-        items = m
-        span = <index_t>(residual // g) + 1 if m > 0 else 1
-        dp, dp_size = area + scratch, rest - scratch
-    if items > 0 and allocate:
-        dp_size = _dp_bytes(items, span, max_memory)
-        dp = PyMem_RawMalloc(dp_size)
-        if dp == NULL:
-            return CKN_ENOMEM
-    if items > 0:
-        _select(weights, values, elig, items, g, span, dp, dp_size, selected, flags)
-    if items > 0 and allocate:
-        PyMem_RawFree(dp)
+    if plan.fits_all:
+        # Every fitting item fits at once: take all but the positive-weight, zero-value ones
+        # (they would only add weight), as every method would.
+        for k in range(plan.m):
+            i = elig[k]
+            selected[i] = weights[i] == 0 or values[i] > 0
+    else:
+        m = -1
+        if (not (flags & _NO_REDUCTION) and scratch != NULL
+                and (flags & _NO_PROPORTIONAL or not _proportional(weights, values, elig, plan.m))):
+            # (With one common efficiency every flipped bound equals the LP bound: nothing
+            # could be fixed, so the reduction is skipped.)
+            m = _reduce(weights, values, elig, plan.m, plan.cap, plan.g, scratch, area, area_size,
+                        allocate, selected, &residual)
+            out.method = _METHOD_REDUCED
+        if m < 0:  # no reduction: every fitting item
+            m, g, residual = plan.m, plan.g, plan.cap
+        else:  # the free items, within what the fixed-in items leave
+            g = 0
+            free_w = 0
+            for k in range(m):
+                g = _gcd(g, weights[elig[k]])
+                free_w = ckn_kp_sat_add(free_w, <uint64_t>weights[elig[k]])
+            if g == 0:
+                g = 1
+            if <uint64_t>residual > free_w:
+                residual = <weight_t>free_w
+        if m > 0:
+            status = _select(weights, values, elig, m, g, residual, NULL if allocate else area,
+                             area_size, scratch, selected, flags, nodes, out)
+            if status != CKN_OK:
+                return status
     value_sum = 0
     for i in range(n):
         if selected[i]:
@@ -1059,12 +1023,15 @@ def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
     Parameters
     ----------
     weights, values : sequence or buffer of non-negative integers, same length n
-        Lists, ``array.array`` or numpy arrays (int64 buffers are used without copying).
+        Lists, ``array.array`` or numpy arrays (int64 buffers are used without copying); the
+        values' sum must fit in int64.
     budget : int
-        Non-negative capacity, in the same units as the weights (tokens).
+        Non-negative capacity, in the same units as the weights (tokens); above 2**63 - 1 it
+        is capped there.
     max_memory : int, keyword-only
-        Byte cap for the keep-bitset table (default 256 MiB). Above it the solver returns the
-        identical answer with O(n + capacity) memory by divide and conquer.
+        Bytes the solver may hold beyond O(n) (default ``DEFAULT_MAX_MEMORY``, 256 MiB), for
+        its DP tables: the keep-bitset table when it fits, else the DP over values, else
+        divide and conquer (O(budget) rows), else branch and bound in O(n) memory.
 
     Returns
     -------
@@ -1072,9 +1039,15 @@ def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
         ``indices`` (ascending), ``total_value``, ``total_weight``. Ties: fewest total weight,
         then prefer lower indices lexicographically.
 
+    Raises
+    ------
+    CknMemoryError
+        When no DP fits in ``max_memory`` and branch and bound does not finish within its
+        node allowance; the message names the memory that would let a DP solve it.
+
     Complexity: O(n log n) for the reduction, then O(k · C') for the k items it leaves free and
-    C' = min(budget - fixed-in weight, Σ free weights) / gcd; at worst O(n · C) for
-    C = min(budget, Σ fitting weights) / gcd(weights). Same answer on every path.
+    C' = min(budget - fixed-in weight, Σ free weights) / gcd (or O(k · Σ free values) by
+    values); branch and bound is exponential at worst. Same answer on every path.
 
     Examples
     --------
@@ -1085,22 +1058,35 @@ def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
 
 
 def _solve_paths(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY, reduction=True,
-                 int32=True, simd=True, proportional=True, allocate=True):
+                 int32=True, simd=True, proportional=True, allocate=True, table=True,
+                 by_value=True, divide=True, nodes=None, report=None):
     """:func:`solve` with internal paths switched off, for tests and benchmarks (private).
 
     ``reduction=False`` runs the plain dense DP over every fitting item; ``int32=False`` keeps
     int64 DP cells; ``simd=False`` avoids the AVX2 kernels; ``proportional=False`` skips the
     reachability-bitset path for items of one common efficiency; ``allocate=False`` solves in
-    one workspace of ``knapsack_workspace_size`` bytes, as the C API's callers do. Every
-    combination returns the same selection as :func:`solve`.
+    one workspace of ``knapsack_workspace_size`` bytes, as the C API's callers do;
+    ``table=False`` skips the keep-bitset table (and divide and conquer's bitset base cases),
+    ``by_value=False`` the DP over values, ``divide=False`` divide and conquer (all three off:
+    branch and bound). Every combination returns the same selection as :func:`solve`.
+    ``nodes`` replaces branch and bound's node allowance (``BRANCH_NODES``). A list
+    passed as ``report`` receives the method that chose ("all_fit", "reduced", "table",
+    "by_value", "divide" or "branch").
     """
     return _run(weights, values, budget, max_memory,
                 (0 if reduction else _NO_REDUCTION) | (0 if int32 else _NO_INT32)
                 | (0 if simd else _NO_SIMD) | (0 if proportional else _NO_PROPORTIONAL)
-                | (_ALLOCATE if allocate else 0))
+                | (_ALLOCATE if allocate else 0) | (0 if table else _NO_TABLE)
+                | (0 if by_value else _NO_VALUES) | (0 if divide else _NO_DIVIDE),
+                BRANCH_NODES if nodes is None else nodes, report)
 
 
-def _run(weights, values, budget, max_memory, int flags):
+_METHODS = {_METHOD_ALL_FIT: "all_fit", _METHOD_REDUCED: "reduced", _METHOD_TABLE: "table", _METHOD_VALUES: "by_value",
+            _METHOD_DIVIDE: "divide", _METHOD_BRANCH: "branch"}
+
+
+def _run(weights, values, budget, max_memory, int flags, int64_t nodes=CKN_KP_BB_NODES,
+         list method=None):
     if isinstance(budget, bool) or not hasattr(budget, "__index__"):
         raise CknTypeError(f"budget: expected a non-negative integer, got {budget!r}")
     budget = budget.__index__()
@@ -1128,24 +1114,23 @@ def _run(weights, values, budget, max_memory, int flags):
     cdef int status
     cdef value_t total_value = 0
     cdef weight_t total_weight = 0
+    cdef Outcome out
     selected = bytearray(n)
     cdef uint8_t[::1] sel = selected
     cdef uint8_t* sp = &sel[0] if n > 0 else NULL
-    # With _ALLOCATE: the index list, the reduction's scratch and its core row, O(n + budget);
-    # the DP area is allocated inside, for the items the reduction leaves free. Without: one
-    # workspace for a DP over every fitting item, as the C API's callers allocate it.
+    # With _ALLOCATE: the index list and the O(n) scratch; the DP areas are allocated inside,
+    # within max_memory. Without: one workspace of knapsack_workspace_size bytes, as the C
+    # API's callers allocate it.
     cdef Plan plan
     if not _make_plan(wp, n, c_budget, &plan):  # (the checks above exclude this)
         raise CknValueError("weights and budget must be non-negative")
     if flags & _ALLOCATE:
-        size = _allocating_bytes(&plan)
+        size = _add(_mul(<size_t>plan.m, sizeof(index_t)), _scratch_bytes(plan.m))
     else:
         size = knapsack_workspace_size(wp, n, c_budget, cap)
-    if size == SIZE_MAX:
-        raise CknMemoryError("knapsack workspace size overflows size_t; the budget is too large")
     cdef void* workspace = PyMem_RawMalloc(size if size > 0 else 1)
     if workspace == NULL:
-        raise CknMemoryError(f"cannot allocate {size} bytes of knapsack workspace")
+        raise CknMemoryError(f"cannot allocate {size} bytes of knapsack workspace for {n} items")
     try:
         # the work is between about n log n and n * budget; measured, it grows with n (a
         # 500-chunk pool with a 4,000-token budget: ~60 us). From a few hundred items it is
@@ -1153,20 +1138,25 @@ def _run(weights, values, budget, max_memory, int flags):
         if n >= 256 or <double>n * c_budget >= 256.0 * NOGIL_MIN_WORK:
             with nogil:
                 status = _solve_flags(wp, vp, n, c_budget, workspace, size, sp,
-                                      &total_value, &total_weight, flags, cap)
+                                      &total_value, &total_weight, flags, cap, nodes, &out)
         else:
             status = _solve_flags(wp, vp, n, c_budget, workspace, size, sp,
-                                  &total_value, &total_weight, flags, cap)
+                                  &total_value, &total_weight, flags, cap, nodes, &out)
     finally:
         PyMem_RawFree(workspace)
     if status == CKN_EOVERFLOW:
         raise CknValueError("values: their sum overflows int64")
-    if status == CKN_ENOMEM:
-        raise CknMemoryError(f"cannot allocate the knapsack's table for {n} items within a "
-                             f"budget of {budget}: pass a smaller max_memory (divide and "
-                             f"conquer then needs O(n + budget) bytes)")
+    if status == _GAVE_UP or status == CKN_ENOMEM:
+        least = min(out.table, out.by_value, out.divided)
+        raise CknMemoryError(
+            f"the exact knapsack over {out.items} items (of {n}) within a budget of {budget} "
+            f"needs a DP of at least {least} bytes, more than max_memory={max_memory}, and "
+            f"branch and bound did not finish within {nodes} nodes; raise max_memory "
+            f"to {least} or more (bytes), or lower the budget")
     if status != CKN_OK:
         raise CknValueError(f"knapsack_solve failed with status {status}")
+    if method is not None:
+        method.append(_METHODS[out.method])
     chosen = []
     for i in range(n):
         if sp[i]:

@@ -549,6 +549,9 @@ cdef bint _USE_FIXED = False     # the AVX-512 signatures in fixed point (else t
 cdef bint _USE_AVX512BW = False  # byte fingerprints bound the pairs pass's counts (64 slots)
 # Slots one compare of two signatures covers (_dedup_indexed's choice of _dedup_pairs).
 cdef Py_ssize_t _PAIR_LANES = 4
+# Cost of one chain step of _dedup_indexed (a dependent load, usually a cache miss) in
+# compares of _PAIR_LANES slots of _dedup_pairs: measured 20 to 80, growing with the pool.
+cdef double _CHAIN_STEP = 60.0
 
 
 cdef inline uint64_t _reduce_x(uint32_t x) noexcept nogil:
@@ -771,6 +774,194 @@ cdef enum:
     _AUTO = 0         # _dedup_indexed's path: switch to _dedup_pairs when the rows share a lot
     _INDEX_ONLY = 1   # (tests) never switch
     _PAIRS_ONLY = 2   # (tests) compare all pairs from the start
+    _BANDED = 3       # _dedup_run: _dedup_indexed if its chains are short, else _dedup_banded
+    _LINEAR = 4       # _dedup_indexed only if T <= 2 n permutations, else return _NOT_LINEAR
+    _BANDS_ONLY = 5   # (tests) _dedup_banded always
+    _NOT_LINEAR = -100
+
+
+cdef Py_ssize_t _band_width(Py_ssize_t permutations, double threshold) noexcept nogil:
+    """Slots per band r for ``threshold``: the widest r whose b = permutations // r bands
+    outnumber d = permutations - least, the most slots in which two signatures that qualify
+    (at least ``least`` equal slots, none equal to p) can disagree; then some band of r slots
+    is equal in both (pigeonhole). r = 1 always works (least >= 1 since threshold > 0); 0 when
+    no count qualifies. At 64 slots and 0.75: least = 48, d = 16, r = 3, b = 21."""
+    cdef Py_ssize_t least = _least_qualifying(permutations, threshold), r = permutations
+    if least > permutations:
+        return 0
+    while permutations // r <= permutations - least:
+        r -= 1
+    return r
+
+
+cdef inline uint64_t _band_hash(const slot_t* band, Py_ssize_t r) noexcept nogil:
+    cdef uint64_t h = 0
+    cdef Py_ssize_t k
+    for k in range(r):
+        h = _mix64(h ^ band[k])
+    return h
+
+
+cdef inline bint _band_indexable(const slot_t* band, Py_ssize_t r) noexcept nogil:
+    """False when a slot equals p (an empty set's: such slots never count as equal)."""
+    cdef Py_ssize_t k
+    for k in range(r):
+        if band[k] == MINHASH_PRIME:
+            return False
+    return True
+
+
+cdef inline bint _band_equal(const slot_t* x, const slot_t* y, Py_ssize_t r) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(r):
+        if x[k] != y[k]:
+            return False
+    return True
+
+
+cdef int _dedup_banded(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
+                       double threshold, const index_t* set_offsets, const slot_t* set_values,
+                       uint8_t* kept, index_t* duplicate_of, double* similarity,
+                       double* exact_jaccard) noexcept nogil:
+    # minhash_dedup's decisions and outputs in two passes.
+    # 1. Decisions. The signature is cut into b bands of r slots (_band_width): two signatures
+    #    that qualify agree on every slot of some band, so row i need only be compared with
+    #    the kept rows that share one of its bands (per band, a hash table of band values ->
+    #    kept rows; bands holding p are not indexed, they can never be that band). Those are
+    #    offered in ascending row order as in minhash_dedup, and every qualifying row is among
+    #    them: the same choice. Dropped rows are never indexed. O(n * b) lookups plus the
+    #    compares of the rows found.
+    # 2. The kept rows' maximum estimate against the earlier kept rows (all pairs, not just
+    #    those that qualify): _kept_overlaps, over the kept rows alone.
+    # Memory: b tables of >= 2n 4-byte entries, 8 bytes per (kept row, band), then
+    # _kept_overlaps'. Returns CKN_OK or CKN_ENOMEM (outputs partly written; the caller runs
+    # another path, which writes them all).
+    cdef Py_ssize_t r = _band_width(permutations, threshold)
+    cdef Py_ssize_t bands = permutations // r if r > 0 else 0
+    cdef Py_ssize_t size = 64, bits = 6, i, j, k, q, nc, m = 0, pos
+    cdef uint32_t used = 0, node
+    cdef int status
+    cdef const slot_t* row
+    cdef const slot_t* band
+    cdef uint32_t* table
+    cdef _Best best
+    if n == 0:
+        return CKN_OK
+    if <double>n * <double>(bands + 1) >= 2147483647.0:   # node numbers fit 32 bits
+        return CKN_ENOMEM
+    while size < 2 * n:
+        size *= 2
+        bits += 1
+    # tables[k * size + h]: 1 + the newest node of band k's value at h (0: empty)
+    cdef uint32_t* tables = <uint32_t*>calloc(<size_t>(bands * size if bands else 1),
+                                              sizeof(uint32_t))
+    # node t: row nodes_row[t]; nodes_next[t]: 1 + the next (older) node of the same value
+    cdef uint32_t* nodes_row = <uint32_t*>malloc(<size_t>(bands * n if bands else 1)
+                                                 * sizeof(uint32_t))
+    cdef uint32_t* nodes_next = <uint32_t*>malloc(<size_t>(bands * n if bands else 1)
+                                                  * sizeof(uint32_t))
+    cdef index_t* stamp = <index_t*>malloc(n * sizeof(index_t))
+    cdef index_t* cand = <index_t*>malloc(n * sizeof(index_t))
+    cdef index_t* rows = <index_t*>malloc(n * sizeof(index_t))
+    if (tables == NULL or nodes_row == NULL or nodes_next == NULL or stamp == NULL
+            or cand == NULL or rows == NULL):
+        free(tables)
+        free(nodes_row)
+        free(nodes_next)
+        free(stamp)
+        free(cand)
+        free(rows)
+        return CKN_ENOMEM
+    for i in range(n):
+        stamp[i] = -1
+    for i in range(n):
+        row = signatures + i * permutations
+        nc = 0
+        for k in range(bands):
+            band = row + k * r
+            if not _band_indexable(band, r):
+                continue
+            table = tables + k * size
+            pos = <Py_ssize_t>(_band_hash(band, r) >> (64 - bits))
+            while table[pos]:
+                node = table[pos] - 1
+                if _band_equal(signatures + <Py_ssize_t>nodes_row[node] * permutations + k * r,
+                               band, r):
+                    while True:
+                        j = nodes_row[node]
+                        if stamp[j] != i:
+                            stamp[j] = i
+                            cand[nc] = j
+                            nc += 1
+                        if nodes_next[node] == 0:
+                            break
+                        node = nodes_next[node] - 1
+                    break
+                pos = (pos + 1) & (size - 1)
+        _sort_indices(cand, nc)
+        _best_reset(&best)
+        for q in range(nc):
+            j = cand[q]
+            _best_offer(&best, i, j, _equal_slots(row, signatures + j * permutations, permutations),
+                        permutations, threshold, set_offsets, set_values)
+        _best_write(&best, i, permutations, kept, duplicate_of, similarity, exact_jaccard)
+        if not kept[i]:
+            continue
+        rows[m] = i
+        m += 1
+        for k in range(bands):
+            band = row + k * r
+            if not _band_indexable(band, r):
+                continue
+            table = tables + k * size
+            pos = <Py_ssize_t>(_band_hash(band, r) >> (64 - bits))
+            while table[pos] and not _band_equal(
+                    signatures + <Py_ssize_t>nodes_row[table[pos] - 1] * permutations + k * r,
+                    band, r):
+                pos = (pos + 1) & (size - 1)
+            nodes_row[used] = <uint32_t>i
+            nodes_next[used] = table[pos]
+            used += 1
+            table[pos] = used
+    free(tables)
+    free(nodes_row)
+    free(nodes_next)
+    free(stamp)
+    free(cand)
+    status = _kept_overlaps(signatures, permutations, rows, m, similarity)
+    free(rows)
+    return status
+
+
+cdef int _kept_overlaps(const slot_t* signatures, Py_ssize_t permutations, const index_t* rows,
+                        Py_ssize_t m, double* similarity) noexcept nogil:
+    # similarity[rows[q]] = the maximum estimate of row rows[q] against rows[0..q) (rows
+    # ascending; all pairs, not only those that qualify): _dedup_indexed over a copy of those
+    # rows with nothing qualifying (threshold infinite): O(the equal (row, earlier row, slot)
+    # triples among the rows), all pairs of them when they share many values. 4 bytes per
+    # (row, slot) for the copy and _dedup_indexed's 12. CKN_OK or CKN_ENOMEM.
+    cdef slot_t* sub = <slot_t*>malloc(<size_t>(m * permutations if m else 1) * sizeof(slot_t))
+    cdef uint8_t* k_out = <uint8_t*>malloc(<size_t>(m if m else 1))
+    cdef index_t* d_out = <index_t*>malloc(<size_t>(m if m else 1) * sizeof(index_t))
+    cdef double* s_out = <double*>malloc(<size_t>(m if m else 1) * sizeof(double))
+    cdef double* e_out = <double*>malloc(<size_t>(m if m else 1) * sizeof(double))
+    cdef Py_ssize_t q
+    cdef int status = CKN_ENOMEM
+    if sub != NULL and k_out != NULL and d_out != NULL and s_out != NULL and e_out != NULL:
+        for q in range(m):
+            memcpy(sub + q * permutations, signatures + rows[q] * permutations,
+                   <size_t>permutations * sizeof(slot_t))
+        status = _dedup_indexed(sub, m, permutations, INFINITY, NULL, NULL, k_out, d_out, s_out,
+                                e_out, _AUTO)
+        if status == CKN_OK:
+            for q in range(m):
+                similarity[rows[q]] = s_out[q]
+    free(sub)
+    free(k_out)
+    free(d_out)
+    free(s_out)
+    free(e_out)
+    return status
 
 
 cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permutations,
@@ -783,16 +974,16 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     # only the earlier rows that share at least one slot value with it (its equal-slot count
     # with every other row is 0, which never qualifies nor raises the maximum). The candidates
     # are then examined in ascending row order, exactly as minhash_dedup's loop does.
-    # O(n * permutations + the (row, earlier row, slot) triples with equal values). When an
-    # eighth of the slot values repeat an earlier row's (checked from the eighth slot on, as
-    # the chains are built), or once the chain steps exceed what
-    # comparing all pairs of rows would cost (texts sharing many shingles: boilerplate,
-    # repeated sentences), ``_dedup_pairs`` decides the remaining rows (the decisions so far
-    # are final and the same either way): O(n^2 * permutations / 16) with AVX-512, so the
-    # whole call costs at most about twice that. Returns CKN_OK,
+    # O(n * permutations + T) for the T (row, earlier row, slot) triples with equal values,
+    # which the table counts exactly as the chains are built. When T would cost more than
+    # comparing all pairs of rows (a chain step, a cache miss, costs tens of compares of
+    # _PAIR_LANES slots: ``_CHAIN_STEP``; texts sharing many shingles: boilerplate, repeated
+    # sentences), ``_dedup_pairs`` decides instead: O(n^2 * permutations / 16) with AVX-512,
+    # and the build stops as soon as the count passes that. Returns CKN_OK,
     # CKN_ENOMEM if scratch memory is unavailable (nothing written; the caller falls back to
-    # minhash_dedup), or CKN_EINVAL like minhash_dedup.
-    if n < 0 or permutations < 1 or not (threshold > 0.0 and threshold <= 1.0):
+    # minhash_dedup), or CKN_EINVAL like minhash_dedup (a threshold above 1, infinity included,
+    # is accepted here: nothing qualifies, the outputs are the maximum estimates).
+    if n < 0 or permutations < 1 or not (threshold > 0.0):
         return CKN_EINVAL
     if n == 0:
         return CKN_OK
@@ -810,8 +1001,10 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     cdef slot_t* columns = <slot_t*>malloc(n * permutations * sizeof(slot_t))
     # chain[s * n + i]: the previous row with row i's value in slot s, or -1
     cdef index_t* chain = <index_t*>malloc(n * permutations * sizeof(index_t))
-    # open addressing, value -> 1 + the last row with it (0: empty); at[i]: row i's entry
+    # open addressing, value -> 1 + the last row with it (0: empty), and how many rows have it;
+    # at[i]: row i's entry
     cdef uint32_t* table = <uint32_t*>calloc(size, sizeof(uint32_t))
+    cdef uint32_t* held = <uint32_t*>calloc(size, sizeof(uint32_t))
     cdef Py_ssize_t* at = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t))
     cdef index_t* counts = <index_t*>malloc(n * sizeof(index_t))
     cdef index_t* touched = <index_t*>malloc(n * sizeof(index_t))
@@ -821,17 +1014,21 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
     cdef _Best best
     cdef slot_t value
     cdef uint32_t entry
-    # chain steps taken, and the steps that comparing all pairs of rows would cost (a compare
-    # of two rows counted as (slots per compare) / 4 steps)
+    # the chain steps the walk will take (T), and what comparing all pairs of rows would cost
+    # in chain steps (a compare of two rows: (slots per compare) / _CHAIN_STEP steps)
     cdef double steps = 0.0
-    cdef Py_ssize_t repeats = 0     # slot values equal to an earlier row's in that slot
-    cdef double budget = (<double>((permutations + _PAIR_LANES - 1) // _PAIR_LANES) / 4.0
+    cdef double budget = (<double>((permutations + _PAIR_LANES - 1) // _PAIR_LANES) / _CHAIN_STEP
                           * (<double>n * <double>(n - 1) / 2.0))
-    if (columns == NULL or chain == NULL or table == NULL or at == NULL or counts == NULL
-            or touched == NULL):
+    if path == _INDEX_ONLY:
+        budget = INFINITY
+    elif path == _LINEAR:
+        budget = 2.0 * <double>n * <double>permutations
+    if (columns == NULL or chain == NULL or table == NULL or held == NULL or at == NULL
+            or counts == NULL or touched == NULL):
         free(columns)
         free(chain)
         free(table)
+        free(held)
         free(at)
         free(counts)
         free(touched)
@@ -850,28 +1047,33 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
                 h = (h + 1) & (size - 1)
                 entry = table[h]
             link[i] = <index_t>entry - 1
-            repeats += entry != 0
+            if entry == 0:
+                held[h] = 1
+            else:
+                if value != MINHASH_PRIME:  # (the walk skips slots equal to p)
+                    steps += held[h]
+                held[h] += 1
             table[h] = <uint32_t>(i + 1)
             at[i] = h
         for i in range(n):          # empty again for the next slot
             table[at[i]] = 0
-        if path != _INDEX_ONLY and s >= 7 and repeats * 8 > n * (s + 1):
-            break  # an eighth of the values so far repeat: all pairs (decided below)
+            held[at[i]] = 0
+        if steps > budget:
+            break                   # the rows share many values: all pairs (below)
     free(columns)
     free(table)
+    free(held)
     free(at)
-    if path == _INDEX_ONLY:
-        budget = INFINITY
-    elif repeats * 8 > n * (s + 1):  # an eighth of the values repeat: compare all pairs
-        steps = budget + 1.0
+    if steps > budget:
+        free(chain)
+        free(counts)
+        free(touched)
+        if path == _LINEAR:
+            return _NOT_LINEAR
+        return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
+                            kept, duplicate_of, similarity, exact_jaccard, 0)
     memset(counts, 0, n * sizeof(index_t))
     for i in range(n):
-        if steps > budget:  # the rows share many values: compare the rest
-            free(chain)
-            free(counts)
-            free(touched)
-            return _dedup_pairs(signatures, n, permutations, threshold, set_offsets, set_values,
-                                kept, duplicate_of, similarity, exact_jaccard, i)
         n_touched = 0
         for s in range(permutations):
             if signatures[i * permutations + s] == MINHASH_PRIME:  # a slot equal to p never counts
@@ -879,7 +1081,6 @@ cdef int _dedup_indexed(const slot_t* signatures, Py_ssize_t n, Py_ssize_t permu
             link = chain + s * n
             j = link[i]
             while j >= 0:
-                steps += 1.0
                 if kept[j]:
                     if counts[j] == 0:
                         touched[n_touched] = j
@@ -1895,16 +2096,21 @@ def dedup(signatures, /, threshold, *, exact_sets=None):
     >>> dedup(sigs, 0.75)
     DedupResult(kept=(0, 1), dropped=(DroppedChunk(index=2, duplicate_of=0, estimate=1.0, exact_jaccard=None),), max_similarity=(0.0, 0.0))
     """
-    return _dedup_run(signatures, threshold, exact_sets, _AUTO)
+    return _dedup_run(signatures, threshold, exact_sets, _BANDED)
+
+
+_PATHS = {"banded": _BANDS_ONLY, "auto": _AUTO, "index": _INDEX_ONLY, "pairs": _PAIRS_ONLY}
 
 
 def _dedup_by(signatures, threshold, exact_sets=None, *, str path):
-    """:func:`dedup` along one path only (for tests): ``"index"`` (the inverted index, never
-    switching) or ``"pairs"`` (every row compared with the kept rows before it)."""
-    if path not in ("index", "pairs"):
-        raise ValueError(f"path: expected 'index' or 'pairs', got {path!r}")
-    return _dedup_run(signatures, threshold, exact_sets,
-                      _INDEX_ONLY if path == "index" else _PAIRS_ONLY)
+    """:func:`dedup` along one path only (for tests and benchmarks): ``"banded"`` (decisions
+    by banding, then the kept rows' overlaps), ``"auto"`` (the inverted index, switching to
+    all pairs when rows share a lot), ``"index"`` (the inverted index, never switching) or
+    ``"pairs"`` (every row compared with the kept rows before it). :func:`dedup` runs the
+    index when its chains are short (few equal slot values), else the banded pass."""
+    if path not in _PATHS:
+        raise ValueError(f"path: expected one of {sorted(_PATHS)}, got {path!r}")
+    return _dedup_run(signatures, threshold, exact_sets, _PATHS[path])
 
 
 cdef _dedup_run(signatures, threshold, exact_sets, int path):
@@ -1980,9 +2186,23 @@ cdef _dedup_run(signatures, threshold, exact_sets, int path):
     cdef array.array exact = array.clone(_DOUBLE_TEMPLATE, n, False)
     cdef int status
     with nogil:
-        status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
-                                <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
-                                exact.data.as_doubles, path)
+        status = CKN_ENOMEM
+        if path == _BANDED:
+            # Few equal slot values (chains no longer than the index itself): the index
+            # decides at once; else the banded pass, whose cost does not grow with the
+            # chunks that duplicates share values with.
+            status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                    exact.data.as_doubles, _LINEAR)
+        if status == _NOT_LINEAR or path == _BANDS_ONLY:
+            status = _dedup_banded(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                   <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                   exact.data.as_doubles)
+        if status == CKN_ENOMEM:
+            status = _dedup_indexed(sig, n, perms, t, off, val, kept.data.as_uchars,
+                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,
+                                    exact.data.as_doubles,
+                                    _AUTO if path == _BANDED or path == _BANDS_ONLY else path)
         if status == CKN_ENOMEM:    # no scratch memory: the all-pairs kernel needs none
             status = minhash_dedup(sig, n, perms, t, off, val, kept.data.as_uchars,
                                    <index_t*>dup.data.as_voidptr, sim.data.as_doubles,

@@ -2,13 +2,16 @@
 
 import math
 import random
+import tracemalloc
+from array import array
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckn import CknTypeError, CknValueError
-from ckn.bm25 import bm25_scores
+from ckn.bm25 import bm25_scores, bm25_scores_hashed
+from ckn.scanner import scan, text_hashes
 from ckn.terms import terms
 from reference import bm25_reference
 
@@ -132,3 +135,47 @@ def test_matches_bm25s_lucene_up_to_its_constant_factor():
     assert bm25_scores(docs, query) == pytest.approx(
         [2.5 * float(x) for x in retriever.get_scores(query)], rel=1e-5
     )
+
+
+# ----------------------------------------------------------------------------- compiled kernel
+
+WIDE_TERM = st.integers(0, 60).map(lambda i: f"t{i}")
+
+
+@settings(max_examples=200)
+@given(st.lists(st.lists(WIDE_TERM, max_size=80), max_size=12),
+       st.lists(st.integers(0, 70).map(lambda i: f"t{i}"), max_size=70), K1, B)
+def test_hashed_kernel_equals_python_bit_for_bit(documents, query, k1, b):
+    # Documents with up to 60 distinct query terms each: their postings are sorted by insertion
+    # (short) or qsort (long); the sums must be the Python ones exactly, not approximately.
+    texts = [" ".join(doc) for doc in documents]
+    got = bm25_scores_hashed(scan(texts), text_hashes(" ".join(query)), k1=k1, b=b)
+    assert got == bm25_scores([terms(t) for t in texts], terms(" ".join(query)), k1=k1, b=b)
+
+
+def test_hashed_kernel_memory_follows_the_pool_not_documents_times_query_terms():
+    # 2,000 documents and a 50,000-term query: a documents x query-terms table would be 800 MB;
+    # the postings and the query's tables stay in a few MB.
+    rng = random.Random(5)
+    texts = [" ".join(f"w{rng.randint(0, 80_000)}" for _ in range(40)) for _ in range(2_000)]
+    query = array("Q", dict.fromkeys(text_hashes(" ".join(f"w{i}" for i in range(50_000)))))
+    pool = scan(texts)
+    tracemalloc.start()
+    try:
+        scores = bm25_scores_hashed(pool, query)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 24 * 2**20, peak
+    wanted = set(f"w{i}" for i in range(50_000))
+    assert [s > 0 for s in scores] == [any(t in wanted for t in text.split()) for text in texts]
+
+
+def test_hashed_kernel_with_many_postings_equals_python_bit_for_bit():
+    # 1,000 documents each matching ~15 of a 500-term query: ~15,000 postings, past the
+    # kernel's first allocation (4,096), so the buffer grows while documents are read.
+    rng = random.Random(9)
+    texts = [" ".join(f"w{rng.randint(0, 1_000)}" for _ in range(30)) for _ in range(1_000)]
+    query = " ".join(f"w{i}" for i in range(0, 1_000, 2))
+    got = bm25_scores_hashed(scan(texts), text_hashes(query))
+    assert got == bm25_scores([terms(t) for t in texts], terms(query))

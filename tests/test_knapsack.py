@@ -20,14 +20,18 @@ from reference import knapsack_brute_force
 # exercised, not just the optimum.
 items = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 6)), max_size=12)
 budgets = st.integers(0, 40)
-# max_memory = 0 forces the divide-and-conquer path all the way down to single items;
-# 600 bytes leaves room for small bitset base cases inside the recursion.
+# max_memory = 0 leaves no room for any DP: branch and bound; 600 bytes fits small DPs over
+# values and small tables.
 MEMORY_CAPS = (0, 600)
 
 
 # Every internal path (private switches of ckn.knapsack._solve_paths): bound-based reduction
-# on/off, int32/int64 DP cells, AVX2 on/off, keep-bitset or divide and conquer (max_memory=0),
-# the reachability bitset for items of one common efficiency on/off.
+# on/off, int32/int64 DP cells, AVX2 on/off, the reachability bitset for items of one common
+# efficiency on/off, and each method: keep-bitset table, DP over values (table=False),
+# divide and conquer down to single items (table=False, by_value=False), branch and bound
+# (max_memory=0, or every DP switched off).
+DC = {"table": False, "by_value": False}
+BRANCH = {"table": False, "by_value": False, "divide": False}
 PATHS = [
     {},
     {"reduction": False},
@@ -39,11 +43,19 @@ PATHS = [
     {"int32": False, "simd": False, "max_memory": 600},
     {"proportional": False},
     {"reduction": False, "proportional": False},
+    {"table": False},
+    {"reduction": False, "table": False},
+    DC,
+    {"reduction": False, **DC},
+    {"int32": False, "simd": False, **DC},
+    BRANCH,
     # one workspace sized for a DP over every item, as the C API's callers allocate it
     {"allocate": False},
     {"allocate": False, "reduction": False},
     {"allocate": False, "max_memory": 0},
     {"allocate": False, "max_memory": 600, "proportional": False},
+    {"allocate": False, **DC},
+    {"allocate": False, "table": False},
 ]
 # The plain dense DP: no reduction, int64 scalar cells, keep-bitset, no proportional shortcut.
 PLAIN = {"reduction": False, "int32": False, "simd": False, "proportional": False}
@@ -320,9 +332,9 @@ def test_int32_boundary_of_the_value_sum(total):
         assert _solve_paths(weights, values, budget, **path) == plain, path
 
 
-def test_large_weights_and_values_skip_the_reduction_but_stay_exact():
-    # Above 2**31 the bound arithmetic would not be exact in int64: the dense DP runs instead.
-    # (A common divisor above 2**31 keeps the DP small.)
+def test_large_weights_and_values_stay_exact():
+    # Above 2**31 the bound arithmetic needs 128-bit products. (A common divisor above 2**31
+    # keeps the weight DP small.)
     unit = 2**31 + 11
     weights = [3 * unit, 2 * unit, unit, 4 * unit, unit, 2 * unit]
     values = [2**40, 2**33, 2**31 + 9, 2**41, 2**33, 7]
@@ -379,7 +391,6 @@ resource.setrlimit(resource.RLIMIT_AS, (vm * 1024 + 24 * 2**20, resource.RLIM_IN
 print(attempt(lambda: solve(*pool, 128_000).total_weight))
 print(attempt(lambda: _solve_paths(*pool, 128_000, allocate=False).total_weight))
 print(attempt(lambda: solve(*equal, 128_000).total_weight))
-print(attempt(lambda: solve(*equal, 128_000, max_memory=0).total_weight))
 """
 
 
@@ -387,18 +398,171 @@ print(attempt(lambda: solve(*equal, 128_000, max_memory=0).total_weight))
 def test_solve_within_an_address_space_limit():
     # A process allowed 24 MiB of address space more than it has: solve() fits (its table is
     # for the free items); a workspace for every item does not (CknMemoryError, no crash);
-    # nor does a table of 2,000 items that nothing fixes, which max_memory=0 then solves by
-    # divide and conquer in O(n + budget) bytes, as the error says.
+    # a table of 2,000 items that nothing fixes cannot be allocated either, and solve() then
+    # answers by branch and bound in O(n) memory.
     tests = str(Path(__file__).parent)
     package = str(Path(ckn.__file__).resolve().parent.parent)
     proc = subprocess.run([sys.executable, "-c", _ADDRESS_SPACE_CHILD.format(paths=[tests, package])],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    fits, whole_table, no_reduction, divided = proc.stdout.splitlines()
+    fits, whole_table, no_reduction = proc.stdout.splitlines()
     pool = family_instance("pool", 10_000, 5)
     assert int(fits) == solve(*pool, 128_000).total_weight
     assert whole_table.startswith("CknMemoryError: cannot allocate")
-    assert no_reduction.startswith("CknMemoryError: cannot allocate the knapsack's table")
-    assert "max_memory" in no_reduction
     equal = family_instance("equal_efficiency", 2_000, 5)
-    assert int(divided) == solve(*equal, 128_000).total_weight
+    assert int(no_reduction) == solve(*equal, 128_000).total_weight
+
+
+# ----------------------------------------------------------------------------- huge numbers
+
+def test_fitting_weights_summing_past_int64():
+    # Σ of the fitting weights overflows int64: the optimum is still exact.
+    top = 2**63 - 1
+    assert solve([top, top], [1, 2], top) == KnapsackResult((1,), 2, top)
+    assert solve([2**62, 2**62], [1, 2], top) == KnapsackResult((1,), 2, 2**62)
+    assert solve([2**62, 2**62 - 1], [5, 5], top) == KnapsackResult((0, 1), 10, 2**63 - 1)
+    assert solve([top] * 5, [3, 9, 9, 1, 0], 2**64) == KnapsackResult((1,), 9, top)
+
+
+def test_a_few_huge_items_are_solved_at_once():
+    # Four chunks of about 2**30 tokens under a budget of 2**31: no DP over the budget.
+    weights = [2**30 + 17, 2**30 + 5, 2**30 + 1000, 2**30 + 3]
+    values = [900, 1000, 950, 10]
+    budget = 2**31 + 30
+    expected = knapsack_brute_force(weights, values, budget)
+    assert expected == (0, 1)
+    for cap in (0, 2**20, 2**28):
+        assert solve(weights, values, budget, max_memory=cap).indices == expected
+
+
+huge_items = st.lists(st.tuples(st.integers(0, 2**62), st.integers(0, 2**40)), max_size=11)
+
+
+@settings(max_examples=150)
+@given(huge_items, st.integers(0, 2**63 - 1))
+def test_huge_weights_match_brute_force_on_every_path(pairs, budget):
+    weights, values = [w for w, _ in pairs], [v for _, v in pairs]
+    expected = knapsack_brute_force(weights, values, budget)
+    for path in PATHS:
+        assert _solve_paths(weights, values, budget, **path).indices == expected, path
+
+
+@settings(max_examples=150)
+@given(st.lists(st.tuples(st.integers(1, 2**60), st.integers(0, 60)), max_size=11),
+       st.integers(0, 2**62))
+def test_huge_weights_small_values_match_brute_force(pairs, budget):
+    # Small values: the DP over values (or branch and bound with many ties) decides.
+    weights, values = [w for w, _ in pairs], [v for _, v in pairs]
+    expected = knapsack_brute_force(weights, values, budget)
+    for path in ({}, {"max_memory": 0}, {"table": False}, BRANCH):
+        assert _solve_paths(weights, values, budget, **path).indices == expected, path
+
+
+# ----------------------------------------------------------------------------- memory cap
+
+def _peak(f):
+    tracemalloc.start()
+    try:
+        result = f()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("family,n,budget", [
+    ("uncorrelated", 4, 2**26),          # a budget far above what 4 items need
+    ("equal_efficiency", 2_000, 128_000),  # nothing to fix: the table is 32 MB
+    ("ties", 3_000, 200_000),
+    ("pool", 10_000, 1_000_000),
+])
+@pytest.mark.parametrize("max_memory", [0, 2**16, 2**20, 2**24])
+def test_peak_allocation_stays_within_max_memory(family, n, budget, max_memory):
+    # Everything solve() allocates (PyMem_RawMalloc, seen by tracemalloc) stays below
+    # max_memory plus O(n): ~100 bytes per item and a constant.
+    weights, values = family_instance(family, n, 11)
+    if family == "uncorrelated":
+        weights = [w + 2**24 for w in weights]
+    result, peak = _peak(lambda: solve(weights, values, budget, max_memory=max_memory))
+    assert peak <= max_memory + 100 * n + 2**16, peak
+    assert result == solve(weights, values, budget)
+
+
+def test_peak_allocation_of_the_c_api_workspace():
+    # One workspace of knapsack_workspace_size bytes for 300 items of up to 2**41 tokens.
+    rng = random.Random(2)
+    weights = [rng.randint(1, 2**41) for _ in range(300)]
+    values = [rng.randint(1, 10**6) for _ in weights]
+    budget = sum(weights) // 3
+    for max_memory in (0, 2**20):
+        result, peak = _peak(lambda: _solve_paths(weights, values, budget, max_memory=max_memory,
+                                                  allocate=False))
+        assert peak <= max_memory + 100 * 300 + 2**16, peak
+        assert result == solve(weights, values, budget)
+
+
+def test_branch_and_bound_that_gives_up_says_what_would_help():
+    rng = random.Random(3)
+    weights = [rng.randint(2**40, 2**41) for _ in range(60)]
+    values = [w + 2**30 for w in weights]  # strongly correlated: a hard case for the bound
+    with pytest.raises(ckn.CknMemoryError, match=r"raise max_memory to \d+") as error:
+        _solve_paths(weights, values, sum(weights) // 2, max_memory=2**20, nodes=1000)
+    assert "branch and bound did not finish within 1000 nodes" in str(error.value)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_branch_and_bound_on_every_family(family):
+    for seed in range(4):
+        weights, values = family_instance(family, 300, seed)
+        budget = sum(w for w in weights if w < 50_000) // 3
+        report = []
+        result = _solve_paths(weights, values, budget, max_memory=0, report=report)
+        assert result == _solve_paths(weights, values, budget, **PLAIN), family
+        assert report[0] in ("branch", "reduced", "all_fit")
+
+
+_WIDE_CHECK = r"""
+#include <stdio.h>
+#include "knapsack_fallback.h"
+static uint64_t s = 88172645463325252ULL;
+static uint64_t next(void) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; return s >> (s & 63); }
+int main(void) {
+    long bad = 0, i;
+    for (i = 0; i < 2000000; ++i) {
+        uint64_t a = next(), b = next(), c = next(), d = next(), r;
+        unsigned __int128 p = (unsigned __int128)a * b, q = (unsigned __int128)c * d, t;
+        if (ckn_kp_cmp_products(a, b, c, d) != (p < q ? -1 : p > q)) bad++;
+        ckn_kp_u128 x = {a, b}, y = ckn_kp_add64(x, c);
+        t = ((unsigned __int128)b << 64) + a + c;
+        if (y.lo != (uint64_t)t || y.hi != (uint64_t)(t >> 64)) bad++;
+        if (c == 0) continue;
+        a %= c;
+        t = (unsigned __int128)a * b;
+        if (ckn_kp_muldiv_rem(a, b, c, &r) != (uint64_t)(t / c) || r != (uint64_t)(t % c)) bad++;
+    }
+    printf("%ld\n", bad);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("portable", [False, True])
+def test_wide_arithmetic_against_int128(portable, tmp_path):
+    # knapsack_fallback.h's exact 64 x 64 -> 128-bit products, compares and floor divisions,
+    # with the compiler's __int128 and with the portable code other compilers get
+    # (CKN_KP_PORTABLE), against __int128 on 2,000,000 random operand sets of every magnitude.
+    import shutil
+    import sysconfig
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler})")
+    header_dir = Path(__file__).resolve().parents[1] / "ckn"
+    if not (header_dir / "knapsack_fallback.h").exists():
+        pytest.skip("ckn's C headers are not next to the tests (installed package)")
+    source = tmp_path / "wide.c"
+    source.write_text(_WIDE_CHECK)
+    binary = tmp_path / "wide"
+    flags = ["-DCKN_KP_PORTABLE"] if portable else []
+    subprocess.run([compiler, "-O2", *flags, "-I", str(header_dir), str(source), "-o", str(binary)],
+                   check=True, capture_output=True)
+    assert subprocess.run([str(binary)], check=True, capture_output=True,
+                          text=True).stdout.strip() == "0"

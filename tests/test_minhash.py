@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ckn
@@ -332,11 +332,13 @@ def test_threads_give_the_same_signatures():
 # --- dedup -----------------------------------------------------------------------------------
 
 def _check_dedup(sigs, threshold, sets=None):
-    # dedup, and each of its two paths alone (the inverted index, all pairs), against the
-    # reference
+    # dedup, and each path alone (banded decisions, the inverted index with and without its
+    # switch to all pairs, all pairs), against the reference
     kept, dropped, max_sim = minhash_dedup_reference(
         [list(s) for s in sigs], threshold, None if sets is None else [list(s) for s in sets])
     for got in (dedup(sigs, threshold, exact_sets=sets),
+                _dedup_by(sigs, threshold, sets, path="banded"),
+                _dedup_by(sigs, threshold, sets, path="auto"),
                 _dedup_by(sigs, threshold, sets, path="index"),
                 _dedup_by(sigs, threshold, sets, path="pairs")):
         assert isinstance(got, DedupResult)
@@ -378,6 +380,45 @@ def test_dedup_exact_matches_reference(sets, perms, threshold):
     rng = random.Random(len(sets) * 31 + perms)
     noise = [[rng.randint(0, 2) for _ in range(perms)] for _ in sets]
     _check_dedup(noise, threshold, sets)
+
+
+@st.composite
+def near_duplicate_grids(draw):
+    # Rows copied from a few bases with some slots changed: pairs just above and below the
+    # threshold, so that the banding (at 64 slots and 0.75: 21 bands of 3) decides.
+    perms = draw(st.sampled_from([8, 16, 63, 64, 100]))
+    bases = [draw(st.lists(st.integers(0, 50), min_size=perms, max_size=perms))
+             for _ in range(draw(st.integers(1, 4)))]
+    rows = []
+    for _ in range(draw(st.integers(0, 40))):
+        row = list(draw(st.sampled_from(bases)))
+        for slot in draw(st.lists(st.integers(0, perms - 1), max_size=perms // 3)):
+            row[slot] = draw(st.integers(0, 50))
+        rows.append(row if draw(st.integers(0, 15)) else [PRIME] * perms)
+    return rows
+
+
+@settings(max_examples=60)
+@given(near_duplicate_grids(), THRESHOLD)
+def test_banded_dedup_matches_reference_on_near_duplicates(rows, threshold):
+    _check_dedup(rows, threshold)
+
+
+def test_banded_dedup_of_many_copies_equals_all_pairs():
+    # 3,000 rows, each a copy of one of 200 random bases with up to 20 of 64 slots changed:
+    # the banded pass finds every qualifying pair, and the kept rows' overlaps are exact.
+    rng = random.Random(8)
+    bases = [[rng.randrange(PRIME) for _ in range(64)] for _ in range(200)]
+    rows = []
+    for _ in range(3_000):
+        row = list(rng.choice(bases))
+        for slot in rng.sample(range(64), rng.randint(0, 20)):
+            row[slot] = rng.randrange(PRIME)
+        rows.append(row)
+    for threshold in (0.75, 0.5, 0.9):
+        expected = _dedup_by(rows, threshold, path="pairs")
+        assert dedup(rows, threshold) == expected
+        assert _dedup_by(rows, threshold, path="banded") == expected
 
 
 def test_dedup_tie_goes_to_higher_ranked():
@@ -671,11 +712,11 @@ def test_indexed_dedup_matches_reference_on_a_large_pool_with_near_duplicates():
         _check_dedup(sigs.tolist(), threshold, sets)
 
 
-def test_dedup_switches_to_pairs_midway_with_the_same_decisions():
-    # Two slots hold one value in every row, the others are distinct: few repeated values
-    # (the index is chosen), but their chains grow with every row until they cost more than
-    # comparing all pairs, and the remaining rows are decided by the pairs pass. Near-copies
-    # of early rows late in the pool must still be dropped against the right kept rows.
+def test_dedup_switches_to_pairs_with_the_same_decisions():
+    # Two slots hold one value in every row, the others are distinct: few repeated values,
+    # but their chains (counted as the index is built) would cost more than comparing all
+    # pairs, so the pairs pass decides. Near-copies of early rows late in the pool must still
+    # be dropped against the right kept rows.
     rnd = random.Random(64)
     sigs = [[7, 11] + [rnd.randrange(1000, PRIME) for _ in range(62)] for _ in range(400)]
     for k in range(380, 400):  # late near-copies of early rows

@@ -1,7 +1,8 @@
 """ckn's verification suite: proofs and cross-checks independent of ckn's own code paths.
 
 * knapsack optimality against an integer program solved by PuLP + CBC (``ilp.py``), tie rules by
-  enumeration (``checks.brute_force``), the ``max_memory=0`` path against the default one;
+  enumeration (``checks.brute_force``), memory-capped solves against the default one, and a
+  sweep of weights and budgets up to 2**63 - 1 (an exact digit-carried ILP);
 * BM25 against a hand-computed case and against bm25s; RRF/fused order and MinHash accuracy
   against reference code written here from the spec.
 

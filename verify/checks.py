@@ -38,6 +38,12 @@ __all__ = [
 
 FAILURES_DIR = Path(__file__).resolve().parent / "failures"
 ENUMERATE_UP_TO = 16
+# max_memory values each instance is also solved under: nothing (branch and bound), and caps
+# that leave room only for small DPs over values or small tables
+MEMORY_CAPS = (0, 4096, 65536)
+
+
+WIDE = 2**50    # weights or budgets from here on go to the ILPs with exactly split weights
 
 
 def _ckn_solve():
@@ -97,7 +103,9 @@ def check_knapsack(inst: Instance, *, solver: Callable | None = None, ilp: bool 
 
     1. ckn's selection is valid, feasible, and its value and weight, recomputed from the chosen
        items, equal what ckn reports.
-    2. The ``max_memory=0`` (divide-and-conquer) path chooses the identical items.
+    2. Under the memory caps ``MEMORY_CAPS`` (``max_memory=0``: no DP fits, branch and bound)
+       ckn chooses the identical items, or says it gave up (a CknMemoryError naming the
+       ``max_memory`` that would help: counted, not a mismatch).
     3. n ≤ ``enumerate_up_to``: ckn's choice is exactly the SPEC §8 tie-rule choice among all
        subsets (optimum, then fewest tokens, then lexicographic by rank).
     4. CBC's ILP optimum: its own selection is feasible and its recomputed value equals ckn's.
@@ -137,10 +145,20 @@ def check_knapsack(inst: Instance, *, solver: Callable | None = None, ilp: bool 
                             f"knapsack on its own values selects {sel}")
         rec["checks"].append("pack selection = knapsack")
 
-    dc = solve(w, v, B, max_memory=0)
-    if tuple(dc.indices) != sel:
-        problems.append(f"max_memory=0 path chose {tuple(dc.indices)}, default path {sel}")
-    rec["checks"].append("divide-and-conquer identical")
+    rec["gave_up"] = []
+    for cap in MEMORY_CAPS:
+        try:
+            capped = solve(w, v, B, max_memory=cap)
+        except Exception as exc:  # noqa: BLE001 - only ckn's documented give-up passes
+            if type(exc).__name__ == "CknMemoryError" and "raise max_memory to" in str(exc):
+                rec["gave_up"].append(cap)
+                continue
+            problems.append(f"max_memory={cap} raised {type(exc).__name__}: {exc}")
+            continue
+        if tuple(capped.indices) != sel:
+            problems.append(f"max_memory={cap} path chose {tuple(capped.indices)}, default "
+                            f"path {sel}")
+    rec["checks"].append("memory-capped identical")
 
     if n <= enumerate_up_to:
         best, fewest, choice, n_opt = brute_force(w, v, B)
@@ -173,11 +191,18 @@ def _check_against_ilp(rec, w, v, B, ckn_v, ckn_w, enumerate_up_to, fewest_token
     """
     from .ilp import solve_ilp, solve_min_weight
 
+    wide = max(max(w, default=0), B) >= WIDE
+    if wide:  # past double's exact integers: the ILP with the budget row carried by digits
+        from .ilp import solve_ilp_wide as solve_ilp
     problems = rec["problems"]
     ckn_ok = ckn_w <= B  # ckn's selection (valid, value recomputed) is a feasible witness
     rec["cbc_faults"] = []
     t0 = time.perf_counter()
     r = solve_ilp(w, v, B, time_limit=time_limit)
+    if not r.proven and r.status.startswith("Infeasible"):  # the empty set is feasible
+        rec["cbc_faults"].append("CBC (default settings) called the ILP infeasible; re-solved "
+                                 "with cuts and presolve off")
+        r = solve_ilp(w, v, B, time_limit=time_limit, plain=True)
     for attempt in (0, 1):
         if not r.proven:
             break
@@ -208,8 +233,17 @@ def _check_against_ilp(rec, w, v, B, ckn_v, ckn_w, enumerate_up_to, fewest_token
     rec["checks"].append("ILP optimum")
     if not (fewest_tokens_ilp and len(w) > enumerate_up_to and not problems):
         return
+    if wide:
+        _fewest_tokens_wide(rec, w, v, ckn_v, ckn_w, time_limit)
+        return
     t0 = time.perf_counter()
     m = solve_min_weight(w, v, B, ckn_v, time_limit=time_limit)
+    if not m.proven and m.status.startswith("Infeasible"):  # ckn's selection is a witness
+        rec["cbc_faults"].append(
+            f"CBC (default settings) called the fewest-tokens ILP infeasible, but ckn's "
+            f"selection (value {ckn_v}, {ckn_w} tokens) satisfies it; re-solved with cuts and "
+            "presolve off")
+        m = solve_min_weight(w, v, B, ckn_v, time_limit=time_limit, plain=True)
     for attempt in (0, 1):
         if not m.proven:
             break
@@ -233,6 +267,36 @@ def _check_against_ilp(rec, w, v, B, ckn_v, ckn_w, enumerate_up_to, fewest_token
         problems.append(f"tie rule: an optimal subset has {mw} tokens, ckn took {ckn_w}")
     elif mw > ckn_w:
         problems.append(f"fewest-tokens ILP found {mw} > ckn's {ckn_w} (CBC not optimal?)")
+    rec["checks"].append("ILP fewest tokens")
+
+
+def _fewest_tokens_wide(rec, w, v, ckn_v, ckn_w, time_limit) -> None:
+    """Step 5 for huge weights: the best value within ckn's weight minus one token is below
+    ckn's value (the maximising ILP with exact weights, CBC's selection recomputed), so no
+    optimal subset is lighter than ckn's. A minimising ILP over huge weights is not used: CBC
+    has been seen to call such a model infeasible although a witness satisfies it."""
+    from .ilp import solve_ilp_wide
+
+    problems = rec["problems"]
+    t0 = time.perf_counter()
+    if ckn_w == 0:
+        rec["checks"].append("ILP fewest tokens")
+        return
+    r = solve_ilp_wide(w, v, ckn_w - 1, time_limit=time_limit)
+    if not r.proven:
+        rec["cbc_faults"].append(f"CBC did not prove the ILP within {ckn_w - 1} tokens "
+                                 f"({r.status}); re-solved with cuts and presolve off")
+        r = solve_ilp_wide(w, v, ckn_w - 1, time_limit=time_limit, plain=True)
+    rec["time_ilp"] += time.perf_counter() - t0
+    if not r.proven:
+        rec["inconclusive"].append(f"fewest-tokens ILP not proven: {r.status}")
+        return
+    lw = sum(w[i] for i in r.indices)
+    lv = sum(v[i] for i in r.indices)
+    if lw <= ckn_w - 1 and lv >= ckn_v:
+        problems.append(f"tie rule: an optimal subset has {lw} tokens, ckn took {ckn_w}")
+    elif lw > ckn_w - 1:
+        problems.append(f"fewest-tokens ILP selection infeasible: {lw} tokens > {ckn_w - 1}")
     rec["checks"].append("ILP fewest tokens")
 
 

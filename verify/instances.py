@@ -26,11 +26,13 @@ import random
 from dataclasses import asdict, dataclass, field
 
 __all__ = [
+    "HUGE_KINDS",
     "KINDS",
     "MAX_BUDGET",
     "MAX_N",
     "Instance",
     "generate",
+    "generate_huge",
     "pipeline_values",
     "sweep",
     "knapsack_instances",
@@ -180,6 +182,58 @@ def sweep(seed: int, count: int, start: int = 0):
     """Instances ``start .. start+count-1`` of the sweep seeded with ``seed``."""
     for index in range(start, start + count):
         yield generate(seed, index)
+
+
+# ----------------------------------------------------------------------------- huge numbers
+
+# Shapes of the huge-number sweep (``generate_huge``), cycled by index:
+#
+# * ``huge_uncorrelated``  weights log-uniform up to 2**60, values uniform up to 2**30
+# * ``huge_weak``          value = weight / 2**30 ± 10% (weakly correlated, big weights)
+# * ``huge_pool``          tokens around 2**30 .. 2**40 per item, values of pipeline size (≤ 10**5)
+# * ``huge_overflow``      weights near 2**62 .. 2**63 - 1, budget 2**63 - 1: the fitting
+#                          weights' sum overflows int64
+# * ``huge_all_fit``       everything fits a budget up to 2**62 (taken without any table)
+#
+# n from 0 to 60 (about a third with n <= 16, checked by enumeration), budgets up to 2**62
+# (2**63 - 1 for huge_overflow), values' sums below 2**53 so that CBC holds them exactly; the
+# weights are not multiples of a common large divisor, so no DP over the budget can run.
+HUGE_KINDS = ("huge_uncorrelated", "huge_weak", "huge_pool", "huge_overflow", "huge_all_fit")
+HUGE_MAX_N = 60
+
+
+def generate_huge(seed: int, index: int) -> Instance:
+    """The instance number ``index`` of the huge-number sweep seeded with ``seed``."""
+    rng = random.Random(f"ckn-verify-huge:{seed}:{index}")
+    kind = HUGE_KINDS[index % len(HUGE_KINDS)]
+    r = rng.random()
+    n = 0 if r < 0.03 else rng.randint(1, 16) if r < 0.36 else rng.randint(17, HUGE_MAX_N)
+    if kind == "huge_overflow":
+        weights = [rng.randint(2**62, 2**63 - 1) for _ in range(n)]
+        values = [rng.randint(0, 2**30) for _ in range(n)]
+        budget = 2**63 - 1 if rng.random() < 0.7 else rng.randint(2**62, 2**63 - 1)
+        return Instance(tuple(weights), tuple(values), budget, kind, seed, index, {})
+    if kind == "huge_pool":
+        weights = [rng.randint(2**30, 2**rng.randint(31, 40)) for _ in range(n)]
+        values = [rng.randint(1, 100_000) for _ in range(n)]
+    else:
+        weights = [rng.randint(1, 2**rng.randint(1, 60)) for _ in range(n)]
+        if kind == "huge_weak":
+            values = [max(0, (w >> 30) + rng.randint(-(w >> 33), w >> 33)) for w in weights]
+        else:
+            values = [rng.randint(0, 2**30) for _ in range(n)]
+    total = sum(weights)
+    if kind == "huge_all_fit":
+        budget = min(2**62, total + rng.randint(0, 2**40))
+    else:
+        budget = min(2**62, int(total * rng.choice((0.1, 0.25, 0.5, 0.75, 0.9))))
+    return Instance(tuple(weights), tuple(values), budget, kind, seed, index, {})
+
+
+def sweep_huge(seed: int, count: int, start: int = 0):
+    """Instances ``start .. start+count-1`` of the huge-number sweep seeded with ``seed``."""
+    for index in range(start, start + count):
+        yield generate_huge(seed, index)
 
 
 # ----------------------------------------------------------------------------- pipeline values

@@ -17,32 +17,35 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from . import checks
-from .instances import KINDS, Instance, generate
+from .instances import HUGE_KINDS, KINDS, Instance, generate, generate_huge
 
 QUICK_INSTANCES = 800
 LONG_INSTANCES = 12_000
+QUICK_HUGE = 100
+LONG_HUGE = 1_000
 DEFAULT_SEED = 20_240_601
 
 
 def _knapsack_task(job):
-    seed, index, time_limit = job
-    inst = generate(seed, index)
+    seed, index, time_limit, huge = job
+    inst = (generate_huge if huge else generate)(seed, index)
     rec = checks.check_knapsack(inst, time_limit=time_limit)
     return rec, (inst.to_json() if rec["status"] != "ok" else None)
 
 
 def run_knapsack(instances, *, jobs: int = 1, solver=None, time_limit: float | None = 300,
-                 failures_dir=None, progress=None) -> dict:
+                 failures_dir=None, progress=None, huge: bool = False) -> dict:
     """Check instances; returns the knapsack section of the report.
 
     ``instances`` is either a list of :class:`Instance` (checked in this process, optionally
-    with a planted ``solver``) or a ``(seed, start, count)`` triple (generated and checked in
-    ``jobs`` worker processes with ckn's solver).
+    with a planted ``solver``) or a ``(seed, start, count)`` triple (generated -- by
+    ``generate_huge`` when ``huge`` -- and checked in ``jobs`` worker processes with ckn's
+    solver).
     """
     t0 = time.perf_counter()
     if isinstance(instances, tuple):
         seed, start, count = instances
-        work = [(seed, i, time_limit) for i in range(start, start + count)]
+        work = [(seed, i, time_limit, huge) for i in range(start, start + count)]
         if jobs > 1 and count > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 results = pool.map(_knapsack_task, work, chunksize=4)
@@ -92,10 +95,11 @@ def run_knapsack(instances, *, jobs: int = 1, solver=None, time_limit: float | N
         "enumerated_with_tied_optima": sum(1 for r in enumerated if r["n_optimal"] > 1),
         "max_optimal_subsets": max((r["n_optimal"] for r in enumerated), default=0),
         "fewest_tokens_ilp": sum(1 for rec, _ in records if "ILP fewest tokens" in rec["checks"]),
-        "divide_and_conquer_identical": sum(
+        "memory_capped_identical": sum(
             1 for rec, _ in records
-            if "divide-and-conquer identical" in rec["checks"]
-            and not any("max_memory=0" in p for p in rec["problems"])),
+            if "memory-capped identical" in rec["checks"]
+            and not any("max_memory=" in p for p in rec["problems"])),
+        "memory_capped_gave_up": sum(len(rec.get("gave_up", ())) for rec, _ in records),
         "max_n": max((rec["n"] for rec, _ in records), default=0),
         "max_budget": max((rec["budget"] for rec, _ in records), default=0),
         "by_kind": {k: dict(v) for k, v in sorted(by_kind.items())},
@@ -131,6 +135,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--instances", type=int, default=None,
                    help=f"knapsack instances (default {QUICK_INSTANCES}, "
                         f"{LONG_INSTANCES} with --long)")
+    p.add_argument("--huge", type=int, default=None,
+                   help=f"knapsack instances with weights up to 2**63 - 1 (default {QUICK_HUGE}, "
+                        f"{LONG_HUGE} with --long)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="sweep seed (default %(default)s)")
     p.add_argument("--start", type=int, default=0, help="first instance index (to reproduce one)")
     p.add_argument("--report", type=Path, default=None, help="write the JSON report here")
@@ -165,14 +172,17 @@ def _versions() -> dict:
 def _summary(report: dict) -> str:
     lines = [f"ckn verify — seed {report['seed']}, {report['mode']} mode, "
              f"{report['wall_s']:.1f} s wall, {report['jobs']} jobs"]
-    k = report.get("knapsack")
-    if k:
+    for key, label in (("knapsack", "knapsack"), ("knapsack_huge", "knapsack, huge numbers")):
+        k = report.get(key)
+        if not k:
+            continue
         lines.append(
-            f"knapsack vs PuLP+CBC: {k['instances']} instances (n ≤ {k['max_n']}, budget ≤ "
+            f"{label} vs PuLP+CBC: {k['instances']} instances (n ≤ {k['max_n']}, budget ≤ "
             f"{k['max_budget']}), {k['mismatches']} mismatches, {k['inconclusive']} inconclusive, "
             f"max gap {k['max_gap']}; {k['ilp_proven']} ILP optima proven, "
-            f"{k['fewest_tokens_ilp']} fewest-token ILPs, {k['divide_and_conquer_identical']} "
-            f"max_memory=0 runs identical; {k['wall_s']:.1f} s")
+            f"{k['fewest_tokens_ilp']} fewest-token ILPs, {k['memory_capped_identical']} "
+            f"identical under max_memory {'/'.join(map(str, checks.MEMORY_CAPS))} "
+            f"({k['memory_capped_gave_up']} capped runs gave up); {k['wall_s']:.1f} s")
         if k["cbc_faults"]:
             lines.append(
                 f"  CBC contradicted by ckn's feasible selection on {k['cbc_faults']} instance(s)"
@@ -245,7 +255,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     report: dict = {"seed": args.seed, "mode": "long" if args.long else "quick",
                     "jobs": args.jobs, "argv": sys.argv[1:] if argv is None else list(argv),
-                    "versions": _versions(), "kinds": list(KINDS)}
+                    "versions": _versions(), "kinds": list(KINDS) + list(HUGE_KINDS)}
     passed = True
     if "knapsack" in sections:
         log(f"knapsack: {count} instances, seed {args.seed}, {args.jobs} jobs")
@@ -253,6 +263,13 @@ def main(argv=None) -> int:
                          time_limit=args.time_limit, failures_dir=args.failures_dir,
                          progress=log)
         report["knapsack"] = k
+        passed &= k["passed"]
+        huge = args.huge if args.huge is not None else (LONG_HUGE if args.long else QUICK_HUGE)
+        log(f"knapsack, huge numbers: {huge} instances, seed {args.seed}")
+        k = run_knapsack((args.seed, args.start, huge), jobs=args.jobs,
+                         time_limit=args.time_limit, failures_dir=args.failures_dir,
+                         progress=log, huge=True)
+        report["knapsack_huge"] = k
         passed &= k["passed"]
     if "bm25" in sections:
         log("bm25: hand-computed case and random pools")

@@ -4,8 +4,9 @@ import pytest
 from hypothesis import given, settings
 
 from verify.checks import check_knapsack, save_failure
-from verify.ilp import solve_ilp, solve_min_weight
-from verify.instances import KINDS, MAX_BUDGET, MAX_N, Instance, generate, knapsack_instances
+from verify.ilp import solve_ilp, solve_ilp_wide, solve_min_weight
+from verify.instances import (HUGE_KINDS, KINDS, MAX_BUDGET, MAX_N, Instance, generate,
+                              generate_huge, knapsack_instances)
 
 SEED = 7
 
@@ -91,3 +92,35 @@ def test_long_sweep_instance_where_cbc_cut_off_the_optimum():
     rec = check_knapsack(inst)
     assert rec["status"] == "ok" and rec["ckn_value"] == rec["ilp_value"] == 499
     assert rec["problems"] == []
+
+
+# ----------------------------------------------------------------------------- huge numbers
+
+@pytest.mark.parametrize("index", range(4 * len(HUGE_KINDS)))
+def test_huge_number_sweep_matches_ilp(index, tmp_path):
+    # Weights up to 2**63 - 1 and budgets up to 2**62: no DP over the budget can run; the ILP
+    # carries the budget row digit by digit so that CBC's doubles hold it exactly.
+    inst = generate_huge(SEED, index)
+    assert inst.kind == HUGE_KINDS[index % len(HUGE_KINDS)]
+    _assert_proved(inst, check_knapsack(inst), tmp_path)
+
+
+def test_exact_wide_ilp_on_known_answers():
+    top = 2**63 - 1
+    # Two items of 2**62: their sum, 2**63, is one token over the budget.
+    assert solve_ilp_wide([2**62, 2**62], [1, 2], top).indices == (1,)
+    assert solve_ilp_wide([2**62, 2**62 - 1], [1, 2], top).indices == (0, 1)
+    # Differences in the lowest digit decide: 2**50 + 5 and 2**50 + 7 under 2**51 + 11.
+    assert solve_ilp_wide([2**50 + 5, 2**50 + 7, 2**50 + 3], [5, 9, 4], 2**51 + 11).indices == (1, 2)
+    assert solve_ilp_wide([2**50 + 5, 2**50 + 7, 2**50 + 3], [5, 9, 4], 2**51 + 9).indices == (0, 2)
+
+
+def test_huge_generators_cover_the_promised_shapes():
+    insts = [generate_huge(SEED, i) for i in range(200)]
+    assert {x.kind for x in insts} == set(HUGE_KINDS)
+    assert max(x.n for x in insts) <= 60 and sum(1 for x in insts if 1 <= x.n <= 16) >= 40
+    assert max(x.budget for x in insts) == 2**63 - 1
+    assert any(sum(x.weights) > 2**63 and x.budget == 2**63 - 1 for x in insts)
+    assert max(w for x in insts for w in x.weights) > 2**59
+    assert all(sum(x.values) < 2**53 for x in insts)
+    assert generate_huge(SEED, 17) == generate_huge(SEED, 17)
