@@ -199,6 +199,10 @@ def _build_parser() -> argparse.ArgumentParser:
                             help="confirm near-duplicates by exact Jaccard")
         params.add_argument("--no-dedup-exact", dest="dedup_exact", action="store_false",
                             help="trust the MinHash estimate alone (the default)")
+        params.add_argument("--no-sanitize", dest="sanitize", action="store_false", default=None,
+                            help="trusted text: redact nothing (blank chunks are still dropped)")
+        params.add_argument("--no-dedup", dest="dedup", action="store_false", default=None,
+                            help="no MinHash work: keep near-duplicates, no overlap discount")
     return parser
 
 
@@ -287,6 +291,7 @@ def _emit(outputs: list[tuple[str | None, str]]) -> None:
 def _run(args) -> int:
     overrides = {dest: getattr(args, dest) for _, dest, _, _ in _PARAMETER_FLAGS}
     overrides["dedup_exact"] = args.dedup_exact
+    overrides["sanitize"], overrides["dedup"] = args.sanitize, args.dedup
     overrides["preamble"] = getattr(args, "preamble", None)
     overrides = {k: v for k, v in overrides.items() if v is not None}
     if overrides.get("preamble") is False:

@@ -151,6 +151,8 @@ _RULES = {
     "minhash_permutations": (64, lambda n, x: _integer(n, x, low=1, high=MAX_PERMUTATIONS)),
     "near_dup_threshold": (0.75, lambda n, x: _number(n, x, low=0, high=1, low_open=True)),
     "dedup_exact": (False, _boolean),
+    "sanitize": (True, _boolean),
+    "dedup": (True, _boolean),
     "redundancy_lambda": (0.35, lambda n, x: _number(n, x, low=0, high=1)),
     "utility_scale": (UTILITY_SCALE, lambda n, x: _number(n, x, low=1, high=MAX_UTILITY_SCALE)),
     "relevance_k": (RELEVANCE_K, lambda n, x: _number(n, x, low=0, high=1e6)),
@@ -178,6 +180,8 @@ class Params:
     minhash_permutations: int = 64
     near_dup_threshold: float = 0.75
     dedup_exact: bool = False
+    sanitize: bool = True
+    dedup: bool = True
     redundancy_lambda: float = 0.35
     utility_scale: float = UTILITY_SCALE
     relevance_k: float = RELEVANCE_K

@@ -312,10 +312,11 @@ def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, par
     distinct = array("Q", dict.fromkeys(text_hashes(query)))
     passes: tuple = (scan_pass, Bm25Pass(scan_pass.values, scan_pass.offsets, len(texts),
                                          distinct, params.bm25_k1, params.bm25_b))
-    if stage != _RANK:
-        passes += (candidates_pass(texts),
-                   SignaturePass(hasher(params.minhash_permutations), scan_pass.values,
-                                 scan_pass.offsets, params.shingle_size))
+    if stage != _RANK and params.sanitize:
+        passes += (candidates_pass(texts),)
+    if stage != _RANK and params.dedup:
+        passes += (SignaturePass(hasher(params.minhash_permutations), scan_pass.values,
+                                 scan_pass.offsets, params.shingle_size),)
     return passes, scan_pass.length
 
 
@@ -341,11 +342,11 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
         scan_pass.run()
         passes, work = _text_passes(hasher, stage, cols.query, params, texts, scan_pass)
         run_passes(passes, work)
-    scan_pass, bm25_pass = passes[:2]
-    if stage != _RANK:
-        lines_pass, signature_pass = passes[2:]
+    scan_pass, bm25_pass, *rest = passes
+    lines_pass = rest.pop(0) if stage != _RANK and params.sanitize else None
+    signature_pass = rest.pop(0) if stage != _RANK and params.dedup else None
     bm25 = bm25_pass.finish()
-    pool_signatures = None if stage == _RANK else signature_pass.finish()
+    pool_signatures = None if signature_pass is None else signature_pass.finish()
     scanned = scan_pass.finish()  # (after the passes that read its arrays)
     if cols.query_embedding is None:
         dense = None
@@ -372,8 +373,9 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     redactions: list = [()] * n
     status = ["kept"] * n
     reason = ["kept after sanitize and dedup"] * n
-    changed = sanitized_by_pass(texts, lines_pass)  # only the texts it changes or redacts
-    del passes, scan_pass, bm25_pass, lines_pass, signature_pass  # (their scratch: see dedup)
+    # only the texts the sanitizer changes or redacts (none with sanitize=False)
+    changed = {} if lines_pass is None else sanitized_by_pass(texts, lines_pass)
+    del passes, rest, scan_pass, bm25_pass, lines_pass, signature_pass  # (their scratch: see dedup)
     # survivors: fused positions of the non-empty chunks; rows: their candidate indices;
     # replaced: survivor k -> term hashes of its changed text
     survivors, rows, replaced, empty = sanitized_survivors(
@@ -382,11 +384,43 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     for pos in empty:
         status[pos] = "dropped_empty"
         reason[pos] = "every line was redacted" if redactions[pos] else "the text is empty"
+    overlap: list = [None] * n
+    duplicate: dict[int, tuple] = {}
+    if params.dedup:
+        _dedup(params, hasher, pool_signatures, scanned, survivors, rows, replaced, order, ids,
+               status, reason, overlap, duplicate)
+    else:  # no MinHash work: nothing is a duplicate, nothing overlaps
+        for pos in survivors:
+            overlap[pos] = 0.0
+    del pool_signatures
+
+    tokens = list(map(cand_tokens.__getitem__, order))
+    utility: list = [None] * n
+    value: list = [None] * n
+    context, context_tokens = "", None
+    if stage == _PACK:
+        ranks = [(bm25_ranks[i], dense_ranks[i]) for i in order]  # by fused position
+        context, context_tokens = _select(params, count_tokens, survivors, status, reason, order,
+                                          ids, rrf, ranks, cols.query_embedding is not None,
+                                          overlap, clean_texts, tokens, utility, value)
+    chunks = _with_metadata(build_chunks(
+        Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks, rrf, status,
+        reason, clean_texts, redactions, duplicate, tokens, overlap, utility, value),
+        cols.metadata)
+    return (chunks, context, context_tokens) if stage == _PACK else chunks
+
+
+def _dedup(params: Params, hasher: Callable[[int], MinHasher], pool_signatures, scanned,
+           survivors: list, rows: list, replaced: dict, order: list, ids: list, status: list,
+           reason: list, overlap: list, duplicate: dict) -> None:
+    """SPEC §7 over the survivors (fused positions; ``rows``: their candidate indices): each
+    survivor's MinHash signature (the pool's, or signed again from ``replaced`` term hashes
+    where the sanitizer changed its text), the dedup pass, and into ``overlap``, ``status``,
+    ``reason`` and ``duplicate`` its decisions."""
     size = params.shingle_size
     minhasher = hasher(params.minhash_permutations)
     signatures = pool_signatures._gather(rows, {
         k: minhasher.term_hash_signatures(h, [0, len(h)], size) for k, h in replaced.items()})
-    del pool_signatures  # (the survivors' rows are copied: the pool's go before dedup's)
     term_view, term_offsets = memoryview(scanned.values), scanned.offsets
     sets: dict[int, object] = {}
 
@@ -403,10 +437,8 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     result = dedup(signatures, params.near_dup_threshold,
                    exact_sets=([shingle_set(k) for k in range(len(survivors))]
                                if params.dedup_exact else None))
-    overlap: list = [None] * n
     for kept, sim in zip(result.kept, result.max_similarity):
         overlap[survivors[kept]] = sim
-    duplicate: dict[int, tuple] = {}
     for d in result.dropped:
         pos = survivors[d.index]
         original = ids[order[survivors[d.duplicate_of]]]
@@ -419,21 +451,6 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
                        f"{d.estimate:.4f} >= {params.near_dup_threshold} "
                        f"(exact Jaccard {exact_jaccard:.4f})")
         duplicate[pos] = (original, d.estimate, exact_jaccard)
-
-    tokens = list(map(cand_tokens.__getitem__, order))
-    utility: list = [None] * n
-    value: list = [None] * n
-    context, context_tokens = "", None
-    if stage == _PACK:
-        ranks = [(bm25_ranks[i], dense_ranks[i]) for i in order]  # by fused position
-        context, context_tokens = _select(params, count_tokens, survivors, status, reason, order,
-                                          ids, rrf, ranks, cols.query_embedding is not None,
-                                          overlap, clean_texts, tokens, utility, value)
-    chunks = _with_metadata(build_chunks(
-        Chunk, _CHUNK_KEYS, order, ids, bm25, bm25_ranks, dense, dense_ranks, rrf, status,
-        reason, clean_texts, redactions, duplicate, tokens, overlap, utility, value),
-        cols.metadata)
-    return (chunks, context, context_tokens) if stage == _PACK else chunks
 
 
 def _with_metadata(chunks: tuple, metadata: list | None) -> tuple:

@@ -60,3 +60,20 @@ def test_an_embeddings_matrix_is_checked():
     with pytest.raises(ckn.InputTypeError, match="2-D float32 or float64"):
         ckn.pack(pool, embeddings=[[0.1] * 4] * 5)
     json.dumps(ckn.pack(pool, embeddings=matrix).receipt)
+
+
+def test_trusted_corpora_can_turn_sanitizing_and_dedup_off():
+    pool = ckn.example_pool()
+    pool["candidates"].append({"id": "blank", "tokens": 0, "text": "  \n "})
+    plain = ckn.pack(pool, sanitize=False)
+    assert plain.receipt["sanitized_chunk_ids"] == []
+    note = {c.id: c for c in plain.chunks}["chunk.injected-note"]
+    original = next(c["text"] for c in pool["candidates"] if c["id"] == "chunk.injected-note")
+    assert note.text == original and note.redactions == ()
+    assert set(plain.receipt["dropped_chunk_ids"]) == {"chunk.alarm-retry-dup", "blank"}
+    kept = ckn.pack(pool, dedup=False)
+    assert set(kept.receipt["dropped_chunk_ids"]) == {"chunk.pure-injection", "blank"}
+    assert all(c.overlap == 0.0 for c in kept.chunks if c.overlap is not None)
+    assert kept.explain()["parameters"]["dedup"] is False
+    assert plain.explain()["parameters"]["sanitize"] is False
+    assert ckn.pack(pool).receipt == ckn.pack(pool, sanitize=True, dedup=True).receipt

@@ -20,7 +20,7 @@ from ckn import InputError, InputTypeError, _dense
 from ckn import fusion, similarity
 from ckn.knapsack import solve
 from ckn import pool as pool_module
-from ckn.pipeline import Chunk, _CHUNK_KEYS
+from ckn.pipeline import Chunk, _CHUNK_KEYS, _with_metadata
 from ckn.sanitizer import REDACTION_MARKER, Redaction
 from reference import fused_order_reference, rank_positions_reference, rrf_reference
 
@@ -620,10 +620,10 @@ def test_sanitized_survivors_reject_bad_columns():
 
 def test_build_chunks_equals_the_dataclass_constructor():
     red = (Redaction(0, "fake_role_header", "r"),)
-    got = _dense.build_chunks(
+    got = _with_metadata(_dense.build_chunks(
         Chunk, _CHUNK_KEYS, [1, 0], ["a", "b"], [0.5, 1.5], [2, 1], [None, 0.25], [None, 1],
         [0.1, 0.2], ["selected", "dropped_duplicate"], ["in", "dup"], ["t1", "t0"], [(), red],
-        {1: ("b", 0.8, 0.75)}, [3, 4], [0.0, None], [0.2, None], [20000, None])
+        {1: ("b", 0.8, 0.75)}, [3, 4], [0.0, None], [0.2, None], [20000, None]), None)
     want = (Chunk("b", 1, 1, 1.5, 1, 0.25, 1, 0.2, "selected", "in", "t1", (), None, None, None,
                   3, 0.0, 0.2, 20000),
             Chunk("a", 0, 2, 0.5, 2, None, None, 0.1, "dropped_duplicate", "dup", "t0", red,
