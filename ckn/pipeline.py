@@ -21,7 +21,7 @@ from .minhash import MinHasher, SignaturePass, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
 from .pool import _Columns, _parse_columns
 from .receipt import build_receipt
-from .sanitizer import (REDACTION_MARKER, Redaction, candidates_pass, content_without_markers,
+from .sanitizer import (REDACTION_MARKER, Detector, Redaction, candidates_pass, content_without_markers,
                         sanitized_by_pass)
 from .scanner import ScanPass, text_hashes
 from .similarity import cosine_scores
@@ -156,14 +156,17 @@ class Packer:
 
     Parameters given here override a pool's own top-level values; keyword arguments of each
     call override both. ``count_tokens`` (optional) recounts each surviving chunk's sanitized
-    text so the budget holds for what is emitted (SPEC §10).
+    text so the budget holds for what is emitted (SPEC §10). ``detector`` (optional) adds a
+    line classifier to the built-in sanitizer: ``detector(lines) -> verdicts`` gets the pool's
+    normalised lines (docs/security.md shows one wired to a Hugging Face model).
 
     >>> packer = Packer(redundancy_lambda=0.5)
     >>> packer.params.redundancy_lambda
     0.5
     """
 
-    def __init__(self, *, count_tokens: TokenCounter | None = None, **params):
+    def __init__(self, *, count_tokens: TokenCounter | None = None, detector: Detector | None = None,
+                 **params):
         for key in params:
             if key not in PARAMETER_NAMES:
                 hint = closest_name(key, PARAMETER_NAMES, limit=3)
@@ -174,6 +177,9 @@ class Packer:
         self.params = Params.from_mapping(params)
         self._explicit = MappingProxyType(dict(params))
         self._count_tokens = count_tokens
+        if detector is not None and not callable(detector):
+            raise InputTypeError("detector", "expected a callable list[str] -> verdicts")
+        self._detector = detector
         self._hashers: dict[int, MinHasher] = {}
 
     def __repr__(self) -> str:
@@ -200,7 +206,7 @@ class Packer:
     def sanitize(self, pool: Mapping | None = None, /, **fields) -> SanitizeResult:
         """Rank, then redact and dedup (SPEC §6, §7)."""
         cols = self._pool(pool, fields, _SANITIZE)
-        return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE), cols.params)
+        return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE, self._detector), cols.params)
 
     def pack(self, pool: Mapping | None = None, /, **fields) -> PackResult:
         """Rank, sanitize + dedup, then choose the exact knapsack optimum (SPEC §8).
@@ -212,7 +218,7 @@ class Packer:
         (['a'], 60)
         """
         cols = self._pool(pool, fields, _PACK)
-        chunks = _run(cols, self._hasher, self._count_tokens, _PACK)
+        chunks = _run(cols, self._hasher, self._count_tokens, _PACK, self._detector)
         context = _render([(c.id, c.text) for c in chunks if c.status == "selected"])
         return PackResult(chunks, cols.params, context)
 
@@ -240,7 +246,7 @@ def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, par
 
 
 def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
-         count_tokens: TokenCounter | None, stage: int) -> tuple[Chunk, ...]:
+         count_tokens: TokenCounter | None, stage: int, detector: Detector | None = None) -> tuple[Chunk, ...]:
     """The flow up to ``stage`` over a validated pool; each Chunk is built once, at the end.
 
     Per-chunk values live in lists indexed by fused position until then. One text pass
@@ -291,7 +297,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     redactions: list = [()] * n
     status = ["kept"] * n
     reason = ["kept after sanitize and dedup"] * n
-    changed = sanitized_by_pass(texts, lines_pass)  # only the texts it changes or redacts
+    changed = sanitized_by_pass(texts, lines_pass, detector)  # only the texts it changes or redacts
     del passes, scan_pass, bm25_pass, lines_pass, signature_pass  # (their scratch: see dedup)
     # survivors: fused positions of the non-empty chunks; rows: their candidate indices;
     # replaced: survivor k -> term hashes of its changed text
@@ -375,9 +381,11 @@ def rank(pool: Mapping | None = None, /, **fields) -> RankResult:
     return _DEFAULT.rank(pool, **fields)
 
 
-def sanitize(pool: Mapping | None = None, /, **fields) -> SanitizeResult:
-    """Rank, redact and dedup a pool (SPEC §5–§7); arguments as for :func:`rank`."""
-    return _DEFAULT.sanitize(pool, **fields)
+def sanitize(pool: Mapping | None = None, /, *, detector: Detector | None = None,
+             **fields) -> SanitizeResult:
+    """Rank, redact and dedup a pool (SPEC §5–§7); arguments as for :func:`rank`, plus the
+    optional ``detector`` of :class:`Packer`."""
+    return (_DEFAULT if detector is None else Packer(detector=detector)).sanitize(pool, **fields)
 
 
 def pack(pool: Mapping | None = None, /, *, count_tokens: TokenCounter | None = None,

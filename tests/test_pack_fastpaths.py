@@ -570,12 +570,12 @@ def survivors_reference(order, texts, changed, marker, content_of, hashes_of):
 
 @given(st.lists(_SURVIVOR_TEXTS, max_size=10), st.data())
 def test_sanitized_survivors_equal_the_python_loop(texts, data):
-    from ckn.sanitizer import SanitizedText, content_without_markers
+    from ckn.sanitizer import Sanitized, content_without_markers
     from ckn.scanner import text_hashes
 
     n = len(texts)
     order = data.draw(st.permutations(range(n)))
-    changed = {i: SanitizedText(data.draw(_SURVIVOR_TEXTS), (Redaction(0, "f", "r"),) * (i % 2))
+    changed = {i: Sanitized(data.draw(_SURVIVOR_TEXTS), (Redaction(0, "f", "r"),) * (i % 2))
                for i in range(n) if data.draw(st.booleans())}
     want = survivors_reference(order, texts, changed, _MARKER, content_without_markers, text_hashes)
     clean_texts, redactions = [None] * n, [()] * n
