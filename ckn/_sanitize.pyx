@@ -1,17 +1,23 @@
 """Compiled line scorer of the sanitizer (see ``tools/sanitizer_reference.py`` for the same steps in Python).
 
-``SanitizePass(texts, model)`` reads casefolded, NFKC texts as one UCS4 buffer and, without the GIL,
-cuts each into segments at every line boundary, folds each segment, finds the lexicon's concepts with
-a trie, sums int32 feature weights and checks the structural table. O(total length); per segment
-the work is linear in its length (at most 64 concept hits, pairs within a window of 6).
+``SanitizePass(texts, model)`` reads the texts' own buffers and, without the GIL, cuts each into
+segments at every line boundary, folds each code point (compatibility forms, case, invisible and
+Tag characters, look-alikes, leet), finds the lexicon's concepts with a trie, and for a segment
+with at least two concepts sums int32 feature weights; it also checks the structural table.
+O(total length); per segment linear in its length (at most 64 concept hits, pairs within 6).
 """
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
 from ckn.typedefs cimport CKN_ENOMEM, CKN_OK
 
+cdef extern from "Python.h":
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+
 cdef enum:
+    MIN_HITS = 2
     MAX_HITS = 64
     PAIR_WINDOW = 6
     N_SHAPE = 18
@@ -31,6 +37,7 @@ cdef struct model_t:
     const int64_t* soffsets        # entry e: spoints[soffsets[e]:soffsets[e + 1]]
     const uint8_t* sanywhere
     Py_ssize_t n_struct
+    uint64_t first_mask[2]         # ASCII first characters of the "anywhere" entries
 
 
 cdef struct scratch_t:
@@ -42,6 +49,7 @@ cdef struct scratch_t:
     int32_t* feats
     Py_ssize_t cap
     int32_t line_id
+    bint saw_tag                  # a Tag character (U+E0000..U+E007F) was folded
 
 
 cdef inline bint invisible(uint32_t c) noexcept nogil:
@@ -68,6 +76,88 @@ cdef inline bint word_char(uint32_t c) noexcept nogil:
                 or 0x2E00 <= c <= 0x2E7F or 0x3000 <= c <= 0x303F or 0xD800 <= c <= 0xF8FF
                 or 0xFE10 <= c <= 0xFE6F or 0xFF00 <= c <= 0xFF0F or 0xFFF0 <= c <= 0xFFFF
                 or 0x1F000 <= c <= 0x1FAFF)
+
+
+cdef inline uint32_t rd(int kind, const void* d, Py_ssize_t i) noexcept nogil:
+    if kind == 1:
+        return (<const uint8_t*>d)[i]
+    if kind == 2:
+        return (<const uint16_t*>d)[i]
+    return (<const uint32_t*>d)[i]
+
+
+cdef inline uint32_t lower1(uint32_t c) noexcept nogil:
+    """Compatibility forms and case of one code point (first code point of a ligature)."""
+    if c < 0x80:
+        return c + 32 if 0x41 <= c <= 0x5A else c
+    if 0xFF01 <= c <= 0xFF5E:
+        c -= 0xFEE0
+        return c + 32 if 0x41 <= c <= 0x5A else c
+    if c == 0xA0 or c == 0x3000 or 0x2000 <= c <= 0x200A:
+        return 0x20
+    if c <= 0xDE:
+        return c + 32 if (c >= 0xC0 and c != 0xD7) else c
+    if c == 0xDF or c == 0x17F:
+        return 0x73
+    if c <= 0x17F:
+        if c == 0x130:
+            return 0x69
+        if c == 0x178:
+            return 0xFF
+        if (0x100 <= c <= 0x12F or 0x132 <= c <= 0x137 or 0x14A <= c <= 0x177) and c % 2 == 0:
+            return c + 1
+        if (0x139 <= c <= 0x148 or 0x179 <= c <= 0x17E) and c % 2 == 1:
+            return c + 1
+        return c
+    if 0x391 <= c <= 0x3A9 and c != 0x3A2:
+        return c + 32
+    if c == 0x3C2:
+        return 0x3C3
+    if 0x410 <= c <= 0x42F:
+        return c + 32
+    if 0x400 <= c <= 0x40F:
+        return c + 80
+    if (0x1E00 <= c <= 0x1E95 or 0x1EA0 <= c <= 0x1EFF) and c % 2 == 0:
+        return c + 1
+    if 0x1D400 <= c <= 0x1D6A3:
+        return 0x61 + (c - 0x1D400) % 52 % 26
+    if 0x1D7CE <= c <= 0x1D7FF:
+        return 0x30 + (c - 0x1D7CE) % 10
+    if 0x24B6 <= c <= 0x24CF:
+        return 0x61 + c - 0x24B6
+    if 0x24D0 <= c <= 0x24E9:
+        return 0x61 + c - 0x24D0
+    if 0xFB00 <= c <= 0xFB06:
+        return 0x73 if c >= 0xFB05 else 0x66
+    return c
+
+
+cdef inline int fold_cp(uint32_t c, uint32_t* out) noexcept nogil:
+    """The folded code points of one code point (0 to 3): Tag characters decode to lower-case
+    ASCII, invisible ones are dropped, then :func:`lower1`, the ß/ligature expansions, look-alikes."""
+    if 0xE0020 <= c <= 0xE007E:
+        c -= 0xE0000
+        out[0] = c + 32 if 0x41 <= c <= 0x5A else c
+        return 1
+    if c >= 0xAD and invisible(c):
+        return 0
+    if c == 0xDF:
+        out[0] = 0x73
+        out[1] = 0x73
+        return 2
+    if 0xFB00 <= c <= 0xFB06:
+        if c >= 0xFB05:
+            out[0] = 0x73
+            out[1] = 0x74
+            return 2
+        out[0] = 0x66
+        out[1] = 0x66 if c == 0xFB00 else 0x69 if c == 0xFB01 else 0x6C if c == 0xFB02 else 0x66
+        if c <= 0xFB02:
+            return 2
+        out[2] = 0x69 if c == 0xFB03 else 0x6C
+        return 3
+    out[0] = confusable(lower1(c))
+    return 1
 
 
 cdef inline uint32_t confusable(uint32_t c) noexcept nogil:
@@ -149,9 +239,10 @@ cdef inline void add(scratch_t* s, int32_t* nf, int32_t f) noexcept nogil:
         nf[0] += 1
 
 
-cdef int64_t score_segment(const model_t* m, scratch_t* s, const uint32_t* seg, Py_ssize_t n,
-                           bint* has_words) noexcept nogil:
-    """Score of one folded segment (reference: ``features`` + ``score``); has_words = 0 if it has none."""
+cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* data, Py_ssize_t a,
+                        Py_ssize_t b, int64_t* score) noexcept nogil:
+    """Score of the segment data[a:b] (reference: ``features`` + ``score``) into ``score``; False
+    (not scored) when it has fewer than MIN_HITS concept hits."""
     cdef Py_ssize_t i, j, nr = 0, nc = 0, n_words = 0, sep_len = 0, nh = 0, code = 0, pipes = 0
     cdef uint32_t c, l
     cdef bint w, prev_word = False, prev_wide = False, sep_sent = True, sep_quote = False
@@ -164,16 +255,11 @@ cdef int64_t score_segment(const model_t* m, scratch_t* s, const uint32_t* seg, 
     cdef uint32_t hsh
     cdef int64_t total = 0
     # 1. fold
-    for i in range(n):
-        c = seg[i]
-        if 0xE0020 <= c <= 0xE007E:
-            c -= 0xE0000
-            if 0x41 <= c <= 0x5A:
-                c += 32
-        elif invisible(c):
-            continue
-        s.raw[nr] = confusable(c)
-        nr += 1
+    for i in range(a, b):
+        c = rd(kind, data, i)
+        if c >= 0xE0000 and c <= 0xE007F:
+            s.saw_tag = True
+        nr += fold_cp(c, s.raw + nr)
     # 2. stream
     for i in range(nr):
         c = s.raw[i]
@@ -225,9 +311,8 @@ cdef int64_t score_segment(const model_t* m, scratch_t* s, const uint32_t* seg, 
             last_nonspace = c
     if nc > 0:
         s.flags[nc - 1] |= 2
-    has_words[0] = n_words > 0
     if n_words == 0:
-        return 0
+        return False
     # 3. concepts
     for i in range(nc + 3):
         s.chain[i] = 0
@@ -251,6 +336,8 @@ cdef int64_t score_segment(const model_t* m, scratch_t* s, const uint32_t* seg, 
             j += 1
         if nh == MAX_HITS:
             break
+    if nh < MIN_HITS:
+        return False
     # 4. features
     s.line_id += 1
     add(s, &nf, 0)
@@ -289,44 +376,51 @@ cdef int64_t score_segment(const model_t* m, scratch_t* s, const uint32_t* seg, 
             add(s, &nf, base + <int32_t>(hsh >> (32 - WORD_BITS)))
     for i in range(nf):
         total += m.weights[s.feats[i]]
-    return total
+    score[0] = total
+    return True
 
 
 cdef inline bint skippable(uint32_t c) noexcept nogil:
-    return c == 0x20 or c == 0x09
+    return c == 0x20 or c == 0x09 or (c >= 0xAD and invisible(c))
 
 
-cdef bint struct_at(const model_t* m, Py_ssize_t e, const uint32_t* seg, Py_ssize_t i,
-                    Py_ssize_t n) noexcept nogil:
-    """Whether structural entry e matches seg from i on (spaces and tabs ignored in the text)."""
+cdef bint struct_at(const model_t* m, Py_ssize_t e, int kind, const void* data, Py_ssize_t i,
+                    Py_ssize_t b) noexcept nogil:
+    """Whether structural entry e matches data[i:b] (folded; spaces, tabs, invisibles skipped)."""
     cdef Py_ssize_t p = m.soffsets[e], end = m.soffsets[e + 1]
+    cdef uint32_t c
     while p < end:
-        while i < n and skippable(seg[i]):
+        c = rd(kind, data, i) if i < b else 0
+        while i < b and skippable(c):
             i += 1
-        if i >= n or seg[i] != m.spoints[p]:
+            c = rd(kind, data, i) if i < b else 0
+        if i >= b or confusable(lower1(c)) != m.spoints[p]:
             return False
         i += 1
         p += 1
     return True
 
 
-cdef Py_ssize_t structural(const model_t* m, const uint32_t* seg, Py_ssize_t n) noexcept nogil:
-    """Index of the first structural entry that matches the segment, or -1. Line-start entries are
-    tried after leading spaces, tabs, ``*``, ``>``, ``-``, backticks and quotes; the others anywhere."""
-    cdef Py_ssize_t start = 0, e, i
+cdef Py_ssize_t structural(const model_t* m, int kind, const void* data, Py_ssize_t a,
+                           Py_ssize_t b) noexcept nogil:
+    """Index of the first structural entry that matches data[a:b], or -1. Line-start entries are
+    tried after leading spaces, tabs, ``*``, ``>``, ``-``, backticks and quotes; the others anywhere
+    (only where the folded character is one of their first characters)."""
+    cdef Py_ssize_t start = a, e, i
     cdef uint32_t c
-    while start < n:
-        c = seg[start]
+    while start < b:
+        c = lower1(rd(kind, data, start))
         if not (skippable(c) or c == 0x2A or c == 0x3E or c == 0x2D or c == 0x60 or c == 0x22 or c == 0x27):
             break
         start += 1
     for e in range(m.n_struct):
-        if not m.sanywhere[e]:
-            if struct_at(m, e, seg, start, n):
-                return e
-        else:
-            for i in range(n):
-                if seg[i] == m.spoints[m.soffsets[e]] and struct_at(m, e, seg, i, n):
+        if not m.sanywhere[e] and struct_at(m, e, kind, data, start, b):
+            return e
+    for i in range(a, b):
+        c = lower1(rd(kind, data, i))
+        if c < 128 and (m.first_mask[c >> 6] >> (c & 63)) & 1:
+            for e in range(m.n_struct):
+                if m.sanywhere[e] and m.spoints[m.soffsets[e]] == c and struct_at(m, e, kind, data, i, b):
                     return e
     return -1
 
@@ -339,52 +433,68 @@ cdef inline bint boundary(uint32_t c) noexcept nogil:
 cdef struct pass_state:
     model_t model
     scratch_t scratch
-    const uint32_t* buf
-    const int64_t* offsets        # text t: buf[offsets[t]:offsets[t + 1]]
+    const void** data             # text t: kinds[t], data[t], lengths[t]
+    int* kinds
+    Py_ssize_t* lengths
     Py_ssize_t n_texts
-    int64_t* out                  # rows of 4: text, segment, score, structural entry (-1: none)
+    int64_t* out                  # rows of 4: text, segment, score, structural entry (-1: none);
+                                  # (text, -1, 0, -1): the text holds Tag characters
     Py_ssize_t n_out
     Py_ssize_t cap_out
     int64_t threshold
-    bint all_scores               # 1: record every segment with words (tools, tests)
+    bint all_scores               # 1: record every scored segment (tools, tests)
     int status
+
+
+cdef bint append(pass_state* st, int64_t t, int64_t seg, int64_t sc, int64_t e) noexcept nogil:
+    cdef int64_t* grown
+    if st.n_out == st.cap_out:
+        grown = <int64_t*>realloc(st.out, 8 * 4 * (2 * st.cap_out + 16))
+        if grown == NULL:
+            return False
+        st.out = grown
+        st.cap_out = 2 * st.cap_out + 16
+    st.out[4 * st.n_out] = t
+    st.out[4 * st.n_out + 1] = seg
+    st.out[4 * st.n_out + 2] = sc
+    st.out[4 * st.n_out + 3] = e
+    st.n_out += 1
+    return True
 
 
 cdef int run_state(void* p) noexcept nogil:
     cdef pass_state* st = <pass_state*>p
-    cdef Py_ssize_t t, i, a, b, seg_start, seg_no, e
-    cdef int64_t sc
-    cdef bint has_words
-    cdef int64_t* grown
+    cdef Py_ssize_t t, i, b, seg_start, seg_no, e
+    cdef int64_t sc = 0
+    cdef bint scored
+    cdef int kind
+    cdef const void* d
     st.n_out = 0
     for t in range(st.n_texts):
-        a = st.offsets[t]
-        b = st.offsets[t + 1]
-        seg_start = a
+        kind = st.kinds[t]
+        d = st.data[t]
+        b = st.lengths[t]
+        seg_start = 0
         seg_no = 0
-        i = a
+        i = 0
         while i <= b:
-            if i == b or boundary(st.buf[i]):
-                sc = score_segment(&st.model, &st.scratch, st.buf + seg_start, i - seg_start, &has_words)
-                e = structural(&st.model, st.buf + seg_start, i - seg_start)
-                if e >= 0 or (has_words and (st.all_scores or sc >= st.threshold)):
-                    if st.n_out == st.cap_out:
-                        grown = <int64_t*>realloc(st.out, 8 * 4 * (2 * st.cap_out + 16))
-                        if grown == NULL:
-                            st.status = CKN_ENOMEM
-                            return CKN_ENOMEM
-                        st.out = grown
-                        st.cap_out = 2 * st.cap_out + 16
-                    st.out[4 * st.n_out] = t
-                    st.out[4 * st.n_out + 1] = seg_no
-                    st.out[4 * st.n_out + 2] = sc
-                    st.out[4 * st.n_out + 3] = e
-                    st.n_out += 1
-                if i < b and st.buf[i] == 0x0D and i + 1 < b and st.buf[i + 1] == 0x0A:
+            if i == b or boundary(rd(kind, d, i)):
+                scored = score_segment(&st.model, &st.scratch, kind, d, seg_start, i, &sc)
+                e = structural(&st.model, kind, d, seg_start, i)
+                if e >= 0 or (scored and (st.all_scores or sc >= st.threshold)):
+                    if not append(st, t, seg_no, sc if scored else -(1 << 62), e):
+                        st.status = CKN_ENOMEM
+                        return CKN_ENOMEM
+                if i + 1 < b and rd(kind, d, i) == 0x0D and rd(kind, d, i + 1) == 0x0A:
                     i += 1
                 seg_no += 1
                 seg_start = i + 1
             i += 1
+        if st.scratch.saw_tag:
+            st.scratch.saw_tag = False
+            if not append(st, t, -1, 0, -1):
+                st.status = CKN_ENOMEM
+                return CKN_ENOMEM
     st.status = CKN_OK
     return CKN_OK
 
@@ -404,8 +514,9 @@ cdef class Model:
 
 
 cdef class SanitizePass:
-    """Prepared scan of folded texts (a ``ckn._passes`` pass); ``finish()`` gives the flagged segments
-    as ``(text, segment, score, structural entry or -1)`` rows."""
+    """Prepared scan of a list of str (a ``ckn._passes`` pass); ``finish()`` gives the flagged
+    segments as ``(text, segment, score, structural entry or -1)`` rows (score ``-2**62``: not
+    scored), and ``(text, -1, 0, -1)`` for each text holding Tag characters."""
     cdef pass_state st
     cdef ckn_pass p
     cdef object keep
@@ -417,20 +528,28 @@ cdef class SanitizePass:
     cdef uint32_t[::1] sp
     cdef int64_t[::1] so
     cdef uint8_t[::1] sa
-    cdef const uint32_t[::1] buf
-    cdef int64_t[::1] offs
-    cdef bint ran
 
-    def __cinit__(self, Model model, buf, offsets, bint all_scores=False):
-        self.keep = (model, buf, offsets)
+    def __cinit__(self, Model model, list texts, bint all_scores=False):
+        cdef Py_ssize_t n = len(texts), t, longest = 1, e
+        cdef object text
+        self.keep = (model, list(texts))
         self.w, self.tk, self.tv = model.weights, model.tkeys, model.tvals
         self.ec, self.ew = model.end_concept, model.end_whole
         self.sp, self.so, self.sa = model.spoints, model.soffsets, model.sanywhere
-        self.buf, self.offs = buf, offsets
-        cdef Py_ssize_t longest = 1, t
-        for t in range(self.offs.shape[0] - 1):
-            longest = max(longest, self.offs[t + 1] - self.offs[t])
         st = &self.st
+        st.data = <const void**>malloc(sizeof(void*) * (n + 1))
+        st.kinds = <int*>malloc(sizeof(int) * (n + 1))
+        st.lengths = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (n + 1))
+        if not (st.data and st.kinds and st.lengths):
+            raise MemoryError()
+        for t, text in enumerate(self.keep[1]):
+            if type(text) is not str:
+                raise TypeError(f"texts[{t}]: expected str, got {type(text).__name__}")
+            st.data[t] = PyUnicode_DATA(text)
+            st.kinds[t] = PyUnicode_KIND(text)
+            st.lengths[t] = PyUnicode_GET_LENGTH(text)
+            longest = max(longest, st.lengths[t])
+        st.n_texts = n
         st.model.k = model.k
         st.model.weights = &self.w[0]
         st.model.n_weights = self.w.shape[0]
@@ -441,29 +560,35 @@ cdef class SanitizePass:
         st.model.end_whole = &self.ew[0]
         st.model.spoints = &self.sp[0]
         st.model.soffsets = &self.so[0]
-        st.model.sanywhere = &self.sa[0] if self.sa.shape[0] else NULL
+        st.model.sanywhere = &self.sa[0]
         st.model.n_struct = self.sa.shape[0]
-        st.buf = &self.buf[0] if self.buf.shape[0] else NULL
-        st.offsets = &self.offs[0]
-        st.n_texts = self.offs.shape[0] - 1
+        st.model.first_mask[0] = 0
+        st.model.first_mask[1] = 0
+        for e in range(st.model.n_struct):
+            if self.sa[e] and self.sp[self.so[e]] < 128:
+                st.model.first_mask[self.sp[self.so[e]] >> 6] |= (<uint64_t>1) << (self.sp[self.so[e]] & 63)
         st.threshold = model.threshold
         st.all_scores = all_scores
         st.status = -1
         sc = &st.scratch
         sc.cap = longest
-        sc.raw = <uint32_t*>malloc(4 * (longest + 4))
-        sc.chars = <uint32_t*>malloc(4 * (longest + 4))
-        sc.flags = <uint8_t*>malloc(longest + 4)
-        sc.chain = <uint8_t*>malloc(longest + 8)
+        sc.raw = <uint32_t*>malloc(4 * (3 * longest + 8))
+        sc.chars = <uint32_t*>malloc(4 * (3 * longest + 8))
+        sc.flags = <uint8_t*>malloc(3 * longest + 8)
+        sc.chain = <uint8_t*>malloc(3 * longest + 8)
         sc.stamp = <int32_t*>calloc(self.w.shape[0], 4)
-        sc.feats = <int32_t*>malloc(4 * (longest + 32 + MAX_HITS * (4 + PAIR_WINDOW)))
+        sc.feats = <int32_t*>malloc(4 * (3 * longest + 32 + MAX_HITS * (4 + PAIR_WINDOW)))
         sc.line_id = 0
+        sc.saw_tag = False
         if not (sc.raw and sc.chars and sc.flags and sc.chain and sc.stamp and sc.feats):
             raise MemoryError()
         self.p.run = run_state
         self.p.state = <void*>st
 
     def __dealloc__(self):
+        free(self.st.data)
+        free(self.st.kinds)
+        free(self.st.lengths)
         free(self.st.scratch.raw)
         free(self.st.scratch.chars)
         free(self.st.scratch.flags)

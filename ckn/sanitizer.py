@@ -160,28 +160,15 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
-def _buffer(folded: list[str]) -> tuple[array, array]:
-    joined = "".join(folded)
-    offsets = array("q", [0])
-    total = 0
-    for t in folded:
-        total += len(t)
-        offsets.append(total)
-    buf = array("I")
-    buf.frombytes(joined.encode("utf-32-le"))
-    return buf, offsets
-
-
 def candidates_pass(texts: list, *, all_scores: bool = False):
-    """The compiled pass over the list of str ``texts`` (folded here, with the GIL), prepared to run
-    (``run()``, or beside other passes: ``ckn._dense.run_passes``); :func:`sanitized_by_pass`
-    finishes the job. ``all_scores`` records every segment with words (tools and tests)."""
+    """The compiled pass over the list of str ``texts``, prepared to run (``run()``, or beside other
+    passes: ``ckn._dense.run_passes``); :func:`sanitized_by_pass` finishes the job. ``all_scores``
+    records every scored segment (tools and tests)."""
     from ._sanitize import SanitizePass
-    for i, t in enumerate(texts):
-        if not isinstance(t, str):
-            raise CknTypeError(f"texts[{i}]: expected str, got {type(t).__name__}")
-    buf, offsets = _buffer([_fold(t) for t in texts])
-    return SanitizePass(_model(), buf, offsets, all_scores)
+    try:
+        return SanitizePass(_model(), texts, all_scores)
+    except TypeError as exc:
+        raise CknTypeError(str(exc)) from None
 
 
 def _rebuild(text: str, flagged: dict[int, Redaction]) -> Sanitized:
@@ -196,7 +183,11 @@ def sanitized_by_pass(texts: list, lines, detector: Detector | None = None) -> d
     """The texts the pass ``lines`` (:func:`candidates_pass` of ``texts``, run) changes or redacts:
     ``{i: Sanitized}``; with ``detector``, its verdicts on every line are added."""
     flagged: dict[int, dict[int, Redaction]] = {}
+    tagged = set()
     for t, seg, sc, entry in lines.finish():
+        if seg < 0:
+            tagged.add(t)
+            continue
         if entry >= 0:
             _p, family, _w, _e = STRUCTURAL[entry]
             red = Redaction(seg, family, STRUCTURAL[entry][0], float(sc))
@@ -205,11 +196,7 @@ def sanitized_by_pass(texts: list, lines, detector: Detector | None = None) -> d
         flagged.setdefault(t, {})[seg] = red
     if detector is not None:
         _apply_detector(texts, detector, flagged)
-    out = {}
-    for i, text in enumerate(texts):
-        if i in flagged or ("\U000E0000" <= max(text, default="\0") and _TAGS.search(text)):
-            out[i] = _rebuild(text, flagged.get(i, {}))
-    return out
+    return {i: _rebuild(texts[i], flagged.get(i, {})) for i in sorted(flagged.keys() | tagged)}
 
 
 def _apply_detector(texts, detector: Detector, flagged) -> None:
@@ -254,11 +241,12 @@ def sanitize_text(text: str, *, detector: Detector | None = None) -> Sanitized:
 
 def score_line(line: str) -> int | None:
     """The learned score of one line (boundaries inside count as spaces), in weight units (it is
-    redacted at ``threshold()`` or above); None for a line without words."""
+    redacted at :func:`threshold` or above); None for a line the scorer does not score (fewer
+    than two lexicon concepts)."""
     p = candidates_pass([_BOUNDARY.sub(" ", line)], all_scores=True)
     p.run(False)
     rows = p.finish()
-    return rows[0][2] if rows else None
+    return rows[0][2] if rows and rows[0][2] > -(1 << 62) else None
 
 
 def threshold() -> int:
@@ -267,14 +255,11 @@ def threshold() -> int:
 
 
 def structural_hit(line: str) -> str | None:
-    """The family of the first :data:`STRUCTURAL` entry matching ``line`` (pure Python), or None."""
-    folded = "".join(ch for ch in _fold(line) if ch not in " \t")
-    start = folded.lstrip("*>-`\"'")
-    for pattern, family, where, _example in STRUCTURAL:
-        pat = pattern.replace(" ", "")
-        if (start.startswith(pat) if where == "start" else pat in folded):
-            return family
-    return None
+    """The family of the first :data:`STRUCTURAL` entry matching ``line``, or None."""
+    p = candidates_pass([_BOUNDARY.sub(" ", line)])
+    p.run(False)
+    entries = [row[3] for row in p.finish() if row[3] >= 0]
+    return STRUCTURAL[entries[0]][1] if entries else None
 
 
 def is_directive(line: str) -> bool:

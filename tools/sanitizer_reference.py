@@ -2,17 +2,19 @@
 
 A line is scored in four steps, each O(line length):
 
-1. fold — the caller has applied NFKC and ``str.casefold`` to the whole text; per code point,
-   invisible characters are dropped, Tag characters decode to the ASCII they shadow, a few
-   Cyrillic/Greek/Latin look-alikes map to Latin, and leet digits/symbols next to a Latin letter
-   map to letters;
+1. fold — per code point: Tag characters decode to the lower-case ASCII they shadow, invisible
+   characters are dropped, compatibility forms (fullwidth, mathematical and circled letters,
+   ligatures, odd spaces) and case fold by the tables of :func:`lower1` (the NFKC and casefold
+   mappings that matter for Latin, Greek, Cyrillic and Vietnamese text), a few look-alikes map to
+   Latin, and leet digits/symbols next to a Latin letter map to letters;
 2. stream — word characters (letters, digits, marks) are concatenated without separators, with
    flags: word start/end, sentence start, quoted, line-initial. CJK, kana, Hangul, Thai and
    similar scripts count every character as its own word;
 3. concepts — a trie of the lexicon stems walks the stream from every word start and from every
    position up to three characters after an earlier match ended (so ``ignoreallpreviousinstructions``
    still splits; such a chained match needs no word end after it);
-4. features — concept present, concept at line start, at a sentence start, quoted, unordered concept
+4. features (only for a line with at least MIN_HITS concept hits; others are never flagged by
+   the scorer) — concept present, concept at line start, at a sentence start, quoted, unordered concept
    pairs within a window (word order differs across languages), and a few shape buckets; the score is the sum of int32 weights of the
    distinct active features (integer arithmetic, so compiled and reference agree exactly).
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import struct
 
+MIN_HITS = 2
 MAX_HITS = 64
 PAIR_WINDOW = 6
 MAGIC = b"CKNSANW1"
@@ -72,19 +75,74 @@ def _latin(c: int) -> bool:
     return 0x61 <= c <= 0x7A
 
 
+def lower1(c: int) -> int:
+    """Compatibility form and case of one code point (a ligature: its first letter)."""
+    if c < 0x80:
+        return c + 32 if 0x41 <= c <= 0x5A else c
+    if 0xFF01 <= c <= 0xFF5E:
+        c -= 0xFEE0
+        return c + 32 if 0x41 <= c <= 0x5A else c
+    if c == 0xA0 or c == 0x3000 or 0x2000 <= c <= 0x200A:
+        return 0x20
+    if c <= 0xDE:
+        return c + 32 if (c >= 0xC0 and c != 0xD7) else c
+    if c == 0xDF or c == 0x17F:
+        return 0x73
+    if c <= 0x17F:
+        if c == 0x130:
+            return 0x69
+        if c == 0x178:
+            return 0xFF
+        if (0x100 <= c <= 0x12F or 0x132 <= c <= 0x137 or 0x14A <= c <= 0x177) and c % 2 == 0:
+            return c + 1
+        if (0x139 <= c <= 0x148 or 0x179 <= c <= 0x17E) and c % 2 == 1:
+            return c + 1
+        return c
+    if 0x391 <= c <= 0x3A9 and c != 0x3A2:
+        return c + 32
+    if c == 0x3C2:
+        return 0x3C3
+    if 0x410 <= c <= 0x42F:
+        return c + 32
+    if 0x400 <= c <= 0x40F:
+        return c + 80
+    if (0x1E00 <= c <= 0x1E95 or 0x1EA0 <= c <= 0x1EFF) and c % 2 == 0:
+        return c + 1
+    if 0x1D400 <= c <= 0x1D6A3:
+        return 0x61 + (c - 0x1D400) % 52 % 26
+    if 0x1D7CE <= c <= 0x1D7FF:
+        return 0x30 + (c - 0x1D7CE) % 10
+    if 0x24B6 <= c <= 0x24CF:
+        return 0x61 + c - 0x24B6
+    if 0x24D0 <= c <= 0x24E9:
+        return 0x61 + c - 0x24D0
+    if 0xFB00 <= c <= 0xFB06:
+        return 0x73 if c >= 0xFB05 else 0x66
+    return c
+
+
+_LIGATURES = {0xDF: "ss", 0xFB00: "ff", 0xFB01: "fi", 0xFB02: "fl", 0xFB03: "ffi", 0xFB04: "ffl",
+              0xFB05: "st", 0xFB06: "st"}
+
+
+def fold_cp(c: int) -> list[int]:
+    """The folded code points of one code point (none for an invisible one)."""
+    if 0xE0020 <= c <= 0xE007E:
+        c -= 0xE0000
+        return [c + 32 if 0x41 <= c <= 0x5A else c]
+    if c >= 0xAD and invisible(c):
+        return []
+    lig = _LIGATURES.get(c)
+    if lig:
+        return [ord(x) for x in lig]
+    c = lower1(c)
+    m = _CONFUSABLE.get(c)
+    return [ord(m) if m else c]
+
+
 def fold_points(segment: str) -> list[int]:
-    """Step 1 on one casefolded segment: the code points the stream is built from."""
-    raw = []
-    for ch in segment:
-        c = ord(ch)
-        if 0xE0020 <= c <= 0xE007E:
-            c -= 0xE0000
-            if 0x41 <= c <= 0x5A:
-                c += 32
-        elif invisible(c):
-            continue
-        m = _CONFUSABLE.get(c)
-        raw.append(ord(m) if m else c)
+    """Step 1 on one segment (original text): the code points the stream is built from."""
+    raw = [c for ch in segment for c in fold_cp(ord(ch))]
     out = []
     n = len(raw)
     for i, c in enumerate(raw):
@@ -208,6 +266,8 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
     if n_words == 0:
         return []
     hs = hits(chars, flags, trie)
+    if len(hs) < MIN_HITS:
+        return []
     out = {0}
     for idx, (c, f) in enumerate(hs):
         out.add(1 + c)
@@ -250,8 +310,9 @@ def n_features(k: int) -> int:
     return 1 + 4 * k + k * k + N_SHAPE + (1 << WORD_BITS)
 
 
-def line_features(folded_line: str, trie: Trie, k: int) -> list[int]:
-    chars, flags, n_words, shape = stream(fold_points(folded_line))
+def line_features(line: str, trie: Trie, k: int) -> list[int]:
+    """Sorted distinct feature ids of one line (no boundary inside); empty: the line is not scored."""
+    chars, flags, n_words, shape = stream(fold_points(line))
     return features(chars, flags, n_words, shape, trie, k)
 
 
