@@ -21,7 +21,7 @@ cdef enum:
     MAX_HITS = 64
     PAIR_WINDOW = 6
     N_SHAPE = 18
-    WORD_BITS = 14
+    WORD_BITS = 15
 
 
 cdef struct model_t:
@@ -246,13 +246,13 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
     cdef Py_ssize_t i, j, nr = 0, nc = 0, n_words = 0, sep_len = 0, nh = 0, code = 0, pipes = 0
     cdef uint32_t c, l
     cdef bint w, prev_word = False, prev_wide = False, sep_sent = True, sep_quote = False
-    cdef bint initial_done = False, question = False, quote = False
+    cdef bint initial_done = False, question = False, quote = False, ok
     cdef uint32_t last_nonspace = 0
     cdef uint8_t f
     cdef int32_t hc[MAX_HITS]
     cdef uint8_t hf[MAX_HITS]
     cdef int32_t k = m.k, node, nf = 0, con, base
-    cdef uint32_t hsh
+    cdef uint32_t hsh, prev = 0
     cdef int64_t total = 0
     # 1. fold
     for i in range(a, b):
@@ -326,7 +326,11 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
             if node < 0:
                 break
             con = m.end_concept[node]
-            if con >= 0 and (not m.end_whole[node] or s.flags[j] & 2 or not s.flags[i] & 1):
+            if s.flags[i] & 1:
+                ok = m.end_whole[node] == 0 or (s.flags[j] & 2) != 0
+            else:
+                ok = j - i >= 2
+            if con >= 0 and ok:
                 hc[nh] = con
                 hf[nh] = s.flags[i]
                 nh += 1
@@ -374,6 +378,8 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
         hsh = (hsh ^ s.chars[i]) * 16777619u
         if s.flags[i] & 2:
             add(s, &nf, base + <int32_t>(hsh >> (32 - WORD_BITS)))
+            add(s, &nf, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
+            prev = hsh
     for i in range(nf):
         total += m.weights[s.feats[i]]
     score[0] = total
@@ -577,7 +583,7 @@ cdef class SanitizePass:
         sc.flags = <uint8_t*>malloc(3 * longest + 8)
         sc.chain = <uint8_t*>malloc(3 * longest + 8)
         sc.stamp = <int32_t*>calloc(self.w.shape[0], 4)
-        sc.feats = <int32_t*>malloc(4 * (3 * longest + 32 + MAX_HITS * (4 + PAIR_WINDOW)))
+        sc.feats = <int32_t*>malloc(4 * (6 * longest + 32 + MAX_HITS * (4 + PAIR_WINDOW)))
         sc.line_id = 0
         sc.saw_tag = False
         if not (sc.raw and sc.chars and sc.flags and sc.chain and sc.stamp and sc.feats):

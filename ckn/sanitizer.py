@@ -245,8 +245,8 @@ def score_line(line: str) -> int | None:
     than two lexicon concepts)."""
     p = candidates_pass([_BOUNDARY.sub(" ", line)], all_scores=True)
     p.run(False)
-    rows = p.finish()
-    return rows[0][2] if rows and rows[0][2] > -(1 << 62) else None
+    rows = [row for row in p.finish() if row[1] >= 0 and row[2] > -(1 << 62)]
+    return rows[0][2] if rows else None
 
 
 def threshold() -> int:

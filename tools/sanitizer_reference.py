@@ -12,10 +12,11 @@ A line is scored in four steps, each O(line length):
    similar scripts count every character as its own word;
 3. concepts — a trie of the lexicon stems walks the stream from every word start and from every
    position up to three characters after an earlier match ended (so ``ignoreallpreviousinstructions``
-   still splits; such a chained match needs no word end after it);
+   still splits; a chained match is at least three characters long and needs no word end after it);
 4. features (only for a line with at least MIN_HITS concept hits; others are never flagged by
    the scorer) — concept present, concept at line start, at a sentence start, quoted, unordered concept
-   pairs within a window (word order differs across languages), and a few shape buckets; the score is the sum of int32 weights of the
+   pairs within a window (word order differs across languages), a few shape buckets, and hashed
+   words and word pairs; the score is the sum of int32 weights of the
    distinct active features (integer arithmetic, so compiled and reference agree exactly).
 """
 from __future__ import annotations
@@ -39,7 +40,7 @@ _CODE = frozenset(map(ord, "=(){}[];<>_|\\/#"))
 
 # Shape features (offsets after the concept blocks), then hashed words.
 N_SHAPE = 18
-WORD_BITS = 14
+WORD_BITS = 15
 
 
 def invisible(c: int) -> bool:
@@ -245,7 +246,7 @@ def hits(chars, flags, trie: Trie) -> list[tuple[int, int]]:
             if node < 0:
                 break
             end = trie.ends.get(node)
-            if end is not None and (not end[1] or flags[j] & 2 or not flags[i] & 1):
+            if end is not None and ((not end[1] or flags[j] & 2) if flags[i] & 1 else j - i >= 2):
                 out.append((end[0], flags[i]))
                 chain[j + 1] = chain[j + 2] = chain[j + 3] = 1
                 if len(out) == MAX_HITS:
@@ -297,12 +298,15 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
         out.add(base + 17)
     base += N_SHAPE
     h = 2166136261
+    prev = 0
     for c, f in zip(chars, flags):
         if f & 1:
             h = 2166136261
         h = ((h ^ c) * 16777619) & 0xFFFFFFFF
         if f & 2:
             out.add(base + (h >> (32 - WORD_BITS)))
+            out.add(base + ((((prev * 31) ^ h) * 16777619) & 0xFFFFFFFF) % (1 << WORD_BITS))
+            prev = h
     return sorted(out)
 
 

@@ -50,8 +50,8 @@ WEIGHTS = ROOT / "ckn" / "sanitizer_weights.bin"
 VERSION = 1
 SCALE = 1024                      # weights are stored as round(w * SCALE)
 L2 = float(os.environ.get("L2", 1.0))                          # ridge strength on the balanced loss (sum of sample weights = rows)
-L2_WORDS = float(os.environ.get("L2W", 8.0))  # words are many and language-bound: shrink them harder
-OOF_GROUPS = 5                    # threshold from out-of-fold scores: sources split into this many groups
+L2_WORDS = float(os.environ.get("L2W", 2.0))  # words are many and language-bound: shrink them harder
+OOF_GROUPS = 10                    # threshold from out-of-fold scores: sources split into this many groups
 BENIGN_SHARE = float(os.environ.get("BS", 0.75))
 FP_TARGET = 0.005                 # threshold: largest out-of-fold FP over benign blocks at most this
 UNDETECTABLE = frozenset({"task_hijack", "direct_social"})   # not decidable from the line alone
@@ -175,15 +175,15 @@ def row_scores(feats, weights: list[int], idx) -> list[int]:
 
 
 def benign_blocks(rows, idx) -> dict[str, list[int]]:
-    """Benign rows by source; sources with under 200 benign rows pooled as ``small``, kept only when
-    the pool reaches 200 rows (a smaller block cannot resolve a 0.5 % rate)."""
+    """Benign rows by source; sources with under 500 benign rows pooled as ``small`` (a 0.5 % rate
+    needs a few hundred rows to be resolved), kept only when the pool reaches 500 rows."""
     blocks: dict[str, list[int]] = {}
     for i in idx:
         if rows[i]["label"] == "benign":
             blocks.setdefault(rows[i]["source"], []).append(i)
-    small = [i for s, m in blocks.items() if len(m) < 200 for i in m]
-    blocks = {s: m for s, m in blocks.items() if len(m) >= 200}
-    if len(small) >= 200:
+    small = [i for s, m in blocks.items() if len(m) < 500 for i in m]
+    blocks = {s: m for s, m in blocks.items() if len(m) >= 500}
+    if len(small) >= 500:
         blocks["small"] = small
     return blocks
 
@@ -214,10 +214,12 @@ def train(rows, feats, idx, n_feat):
         wg = quantise(fit(rows, feats, inner, n_feat))
         oof.update(zip(outer, row_scores(feats, wg, outer)))
     t = -(1 << 30)
-    for members in benign_blocks(rows, idx).values():
+    for name, members in benign_blocks(rows, idx).items():
         s = sorted((oof[i] for i in members), reverse=True)
         allowed = int(FP_TARGET * len(s))
         if allowed < len(s):
+            if os.environ.get("CKN_SHOW_BLOCKS"):
+                print(f"  block {name}: {len(s)} rows, threshold {s[allowed] + 1}", file=sys.stderr)
             t = max(t, s[allowed] + 1)
     return w, t
 
