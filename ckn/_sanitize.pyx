@@ -243,16 +243,19 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
                         Py_ssize_t b, int64_t* score) noexcept nogil:
     """Score of the segment data[a:b] (reference: ``features`` + ``score``) into ``score``; False
     (not scored) when it has fewer than MIN_HITS concept hits."""
-    cdef Py_ssize_t i, j, nr = 0, nc = 0, n_words = 0, sep_len = 0, nh = 0, code = 0, pipes = 0
+    cdef Py_ssize_t i, j, nr = 0, nc = 0, n_words = 0, nh = 0, code = 0, pipes = 0
     cdef uint32_t c, l
-    cdef bint w, prev_word = False, prev_wide = False, sep_sent = True, sep_quote = False
+    cdef bint w, prev_word = False, prev_wide = False, sep_sent = True, inq = False
     cdef bint initial_done = False, question = False, quote = False, ok
     cdef uint32_t last_nonspace = 0
     cdef uint8_t f
     cdef int32_t hc[MAX_HITS]
     cdef uint8_t hf[MAX_HITS]
+    cdef int32_t used[MAX_HITS]
+    cdef Py_ssize_t nu = 0
     cdef int32_t k = m.k, node, nf = 0, con, base
     cdef uint32_t hsh, prev = 0
+    cdef Py_ssize_t chained = 0
     cdef int64_t total = 0
     # 1. fold
     for i in range(a, b):
@@ -272,8 +275,6 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
                 f = 1
                 if sep_sent:
                     f |= 4
-                if sep_quote and (n_words == 0 or sep_len >= 2):
-                    f |= 8
                 if not initial_done and not (0x30 <= c <= 0x39):
                     f |= 16
                     initial_done = True
@@ -281,10 +282,10 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
                     s.flags[nc - 1] |= 2
                 n_words += 1
                 sep_sent = False
-                sep_quote = False
-                sep_len = 0
             else:
                 f = 0
+            if inq:
+                f |= 8
             s.chars[nc] = c
             s.flags[nc] = f
             nc += 1
@@ -295,12 +296,16 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
                 s.flags[nc - 1] |= 2
             prev_word = False
             prev_wide = False
-            sep_len += 1
             if sent_char(c):
                 sep_sent = True
             if quote_char(c):
-                sep_quote = True
                 quote = True
+            if c == 0x22 or c == 0x201C or c == 0x201D:
+                inq = not inq
+            elif c == 0x201E or c == 0xAB or c == 0x300C or c == 0x300E:
+                inq = True
+            elif c == 0xBB or c == 0x300D or c == 0x300F:
+                inq = False
             if c == 0x3F:
                 question = True
             if code_char(c):
@@ -332,7 +337,8 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
                 ok = j - i >= 2
             if con >= 0 and ok:
                 hc[nh] = con
-                hf[nh] = s.flags[i]
+                hf[nh] = s.flags[i] if s.flags[i] & 1 else 32 | (s.flags[i] & 8)
+                chained += (s.flags[i] & 1) == 0
                 nh += 1
                 s.chain[j + 1] = 1
                 s.chain[j + 2] = 1
@@ -346,15 +352,19 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
     s.line_id += 1
     add(s, &nf, 0)
     for i in range(nh):
+        if hf[i] & 8:
+            add(s, &nf, 1 + 3 * k + hc[i])
+            continue
         add(s, &nf, 1 + hc[i])
         if hf[i] & 16:
             add(s, &nf, 1 + k + hc[i])
         if hf[i] & 4:
             add(s, &nf, 1 + 2 * k + hc[i])
-        if hf[i] & 8:
-            add(s, &nf, 1 + 3 * k + hc[i])
-        for j in range(i + 1, min(i + 1 + PAIR_WINDOW, nh)):
-            add(s, &nf, 1 + 4 * k + min(hc[i], hc[j]) * k + max(hc[i], hc[j]))
+        used[nu] = hc[i]
+        nu += 1
+    for i in range(nu):
+        for j in range(i + 1, min(i + 1 + PAIR_WINDOW, nu)):
+            add(s, &nf, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
     base = 1 + 4 * k + k * k
     add(s, &nf, base + <int32_t>bucket(n_words, 3, 6, 11, 21, 41))
     add(s, &nf, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
@@ -368,7 +378,7 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
         add(s, &nf, base + 15)
     if pipes >= 2:
         add(s, &nf, base + 16)
-    if n_words <= 2 and nh == 0:
+    if chained >= 2:
         add(s, &nf, base + 17)
     base += N_SHAPE
     hsh = 2166136261u

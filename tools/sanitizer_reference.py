@@ -14,8 +14,9 @@ A line is scored in four steps, each O(line length):
    position up to three characters after an earlier match ended (so ``ignoreallpreviousinstructions``
    still splits; a chained match is at least three characters long and needs no word end after it);
 4. features (only for a line with at least MIN_HITS concept hits; others are never flagged by
-   the scorer) — concept present, concept at line start, at a sentence start, quoted, unordered concept
-   pairs within a window (word order differs across languages), a few shape buckets, and hashed
+   the scorer) — concept present, concept at line start, at a sentence start; a concept inside
+   double quotes counts only as quoted (a mention, not a use); unordered pairs of the unquoted
+   concepts within a window (word order differs across languages), a few shape buckets, and hashed
    words and word pairs; the score is the sum of int32 weights of the
    distinct active features (integer arithmetic, so compiled and reference agree exactly).
 """
@@ -155,14 +156,13 @@ def fold_points(segment: str) -> list[int]:
 
 
 def stream(points: list[int]):
-    """Step 2: (chars, flags, n_words, shape) where flags bit 1 start, 2 end, 4 sentence start,
-    8 quoted, 16 line-initial; shape = (colon_end, question, quote, code_chars, pipes)."""
+    """Step 2: (chars, flags, n_words, shape) where flags bit 1 word start, 2 word end, 4 sentence
+    start, 8 inside double quotes (``"``, ``“”``, ``„``, ``«»``, ``「」``), 16 line-initial; shape = (colon_end, question, quote, code_chars, pipes)."""
     chars: list[int] = []
     flags: list[int] = []
     n_words = 0
     sep_sent = True            # the separator run before the next word holds sentence punctuation
-    sep_quote = False
-    sep_len = 0
+    inq = False                # inside double quotes (a mention, not a use)
     initial_done = False
     prev_word = False
     prev_wide = False
@@ -175,18 +175,17 @@ def stream(points: list[int]):
                 f = 1
                 if sep_sent:
                     f |= 4
-                if sep_quote and (n_words == 0 or sep_len >= 2):
-                    f |= 8
                 if not initial_done and not (0x30 <= c <= 0x39):
                     f |= 16
                     initial_done = True
                 if chars and (w or prev_wide):
                     flags[-1] |= 2
                 n_words += 1
-                sep_sent = sep_quote = False
-                sep_len = 0
+                sep_sent = False
             else:
                 f = 0
+            if inq:
+                f |= 8
             chars.append(c)
             flags.append(f)
             prev_word, prev_wide = True, w
@@ -194,12 +193,16 @@ def stream(points: list[int]):
             if prev_word and chars:
                 flags[-1] |= 2
             prev_word = prev_wide = False
-            sep_len += 1
             if c in _SENT:
                 sep_sent = True
             if c in _QUOTE:
-                sep_quote = True
                 quote = 1
+            if c == 0x22 or c == 0x201C or c == 0x201D:
+                inq = not inq
+            elif c == 0x201E or c == 0xAB or c == 0x300C or c == 0x300E:
+                inq = True
+            elif c == 0xBB or c == 0x300D or c == 0x300F:
+                inq = False
             if c == 0x3F:
                 question = 1
             if c in _CODE:
@@ -232,7 +235,8 @@ class Trie:
 
 
 def hits(chars, flags, trie: Trie) -> list[tuple[int, int]]:
-    """Step 3: (concept, flags of the word start) for each stem match, left to right, at most MAX_HITS."""
+    """Step 3: (concept, flags of its start, plus 32 for a chained start) for each stem match, left
+    to right, at most MAX_HITS."""
     out = []
     n = len(chars)
     chain = bytearray(n + 3)
@@ -247,7 +251,7 @@ def hits(chars, flags, trie: Trie) -> list[tuple[int, int]]:
                 break
             end = trie.ends.get(node)
             if end is not None and ((not end[1] or flags[j] & 2) if flags[i] & 1 else j - i >= 2):
-                out.append((end[0], flags[i]))
+                out.append((end[0], flags[i] if flags[i] & 1 else 32 | (flags[i] & 8)))
                 chain[j + 1] = chain[j + 2] = chain[j + 3] = 1
                 if len(out) == MAX_HITS:
                     return out
@@ -270,15 +274,18 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
     if len(hs) < MIN_HITS:
         return []
     out = {0}
-    for idx, (c, f) in enumerate(hs):
+    for c, f in hs:
+        if f & 8:                                   # inside quotes: only the quoted-concept feature
+            out.add(1 + 3 * k + c)
+            continue
         out.add(1 + c)
         if f & 16:
             out.add(1 + k + c)
         if f & 4:
             out.add(1 + 2 * k + c)
-        if f & 8:
-            out.add(1 + 3 * k + c)
-        for c2, _ in hs[idx + 1: idx + 1 + PAIR_WINDOW]:
+    used = [c for c, f in hs if not f & 8]
+    for idx, c in enumerate(used):
+        for c2 in used[idx + 1: idx + 1 + PAIR_WINDOW]:
             out.add(1 + 4 * k + min(c, c2) * k + max(c, c2))
     base = 1 + 4 * k + k * k
     colon_end, question, quote, code, pipes = shape
@@ -294,7 +301,7 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
         out.add(base + 15)
     if pipes >= 2:
         out.add(base + 16)
-    if n_words <= 2 and not hs:
+    if sum(1 for _c, f in hs if f & 32) >= 2:        # glued words: two matches inside one word
         out.add(base + 17)
     base += N_SHAPE
     h = 2166136261
