@@ -33,6 +33,8 @@ cdef struct model_t:
     uint64_t tmask
     const int32_t* end_concept
     const uint8_t* end_whole
+    const int32_t* root            # child of the root for an ASCII code point, or -1
+    const int32_t* level2          # node after two ASCII code points (c1 * 128 + c2), or -1
     const uint32_t* spoints        # structural entries, concatenated
     const int64_t* soffsets        # entry e: spoints[soffsets[e]:soffsets[e + 1]]
     const uint8_t* sanywhere
@@ -327,7 +329,13 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
         node = 0
         j = i
         while j < nc and nh < MAX_HITS:
-            node = trie_next(m, node, s.chars[j])
+            c = s.chars[j]
+            if j == i and c < 128:
+                node = m.root[c]
+            elif j == i + 1 and c < 128 and s.chars[i] < 128:
+                node = m.level2[s.chars[i] * 128 + c]
+            else:
+                node = trie_next(m, node, c)
             if node < 0:
                 break
             con = m.end_concept[node]
@@ -517,15 +525,17 @@ cdef int run_state(void* p) noexcept nogil:
 
 cdef class Model:
     """The weights and trie as flat buffers (built once by ``ckn.sanitizer`` from the weights file)."""
-    cdef readonly object weights, tkeys, tvals, end_concept, end_whole, spoints, soffsets, sanywhere
+    cdef readonly object weights, tkeys, tvals, end_concept, end_whole, root, level2, spoints, soffsets
+    cdef readonly object sanywhere
     cdef readonly int k
     cdef readonly long long threshold
 
     def __init__(self, int k, long long threshold, weights, tkeys, tvals, end_concept, end_whole,
-                 spoints, soffsets, sanywhere):
+                 root, level2, spoints, soffsets, sanywhere):
         self.k, self.threshold = k, threshold
         self.weights, self.tkeys, self.tvals = weights, tkeys, tvals
         self.end_concept, self.end_whole = end_concept, end_whole
+        self.root, self.level2 = root, level2
         self.spoints, self.soffsets, self.sanywhere = spoints, soffsets, sanywhere
 
 
@@ -541,6 +551,8 @@ cdef class SanitizePass:
     cdef int32_t[::1] tv
     cdef int32_t[::1] ec
     cdef uint8_t[::1] ew
+    cdef int32_t[::1] r1
+    cdef int32_t[::1] r2
     cdef uint32_t[::1] sp
     cdef int64_t[::1] so
     cdef uint8_t[::1] sa
@@ -551,6 +563,7 @@ cdef class SanitizePass:
         self.keep = (model, list(texts))
         self.w, self.tk, self.tv = model.weights, model.tkeys, model.tvals
         self.ec, self.ew = model.end_concept, model.end_whole
+        self.r1, self.r2 = model.root, model.level2
         self.sp, self.so, self.sa = model.spoints, model.soffsets, model.sanywhere
         st = &self.st
         st.data = <const void**>malloc(sizeof(void*) * (n + 1))
@@ -574,6 +587,8 @@ cdef class SanitizePass:
         st.model.tmask = self.tk.shape[0] - 1
         st.model.end_concept = &self.ec[0]
         st.model.end_whole = &self.ew[0]
+        st.model.root = &self.r1[0]
+        st.model.level2 = &self.r2[0]
         st.model.spoints = &self.sp[0]
         st.model.soffsets = &self.so[0]
         st.model.sanywhere = &self.sa[0]

@@ -147,12 +147,20 @@ def _model():
         end_whole = array("B", [0]) * len(nodes)
         for node, (concept, whole) in ends.items():
             end_concept[node], end_whole[node] = concept, whole
+        root, level2 = array("i", [-1]) * 128, array("i", [-1]) * (128 * 128)
+        for c1, n1 in nodes[0].items():
+            if c1 < 128:
+                root[c1] = n1
+                for c2, n2 in nodes[n1].items():
+                    if c2 < 128:
+                        level2[c1 * 128 + c2] = n2
         points, offsets = array("I"), array("q", [0])
         for pattern, *_ in STRUCTURAL:
             points.extend(ord(ch) for ch in pattern if ch not in " \t")
             offsets.append(len(points))
         anywhere = array("B", [where == "any" for _p, _f, where, _e in STRUCTURAL])
-        _MODEL = Model(k, threshold, weights, keys, vals, end_concept, end_whole, points, offsets, anywhere)
+        _MODEL = Model(k, threshold, weights, keys, vals, end_concept, end_whole, root, level2, points, offsets,
+                       anywhere)
     return _MODEL
 
 

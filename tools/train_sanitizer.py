@@ -176,10 +176,11 @@ def row_scores(feats, weights: list[int], idx) -> list[int]:
 
 def benign_blocks(rows, idx) -> dict[str, list[int]]:
     """Benign rows by source; sources with under 500 benign rows pooled as ``small`` (a 0.5 % rate
-    needs a few hundred rows to be resolved), kept only when the pool reaches 500 rows."""
+    needs a few hundred rows to be resolved), kept only when the pool reaches 500 rows. The lines
+    written for ckn are left out: they are training material built to sit near the boundary."""
     blocks: dict[str, list[int]] = {}
     for i in idx:
-        if rows[i]["label"] == "benign":
+        if rows[i]["label"] == "benign" and rows[i]["source"] != "sanitizer_lines":
             blocks.setdefault(rows[i]["source"], []).append(i)
     small = [i for s, m in blocks.items() if len(m) < 500 for i in m]
     blocks = {s: m for s, m in blocks.items() if len(m) >= 500}
@@ -199,23 +200,21 @@ def choose_threshold(rows, feats, weights, idx) -> int:
 
 
 def train(rows, feats, idx, n_feat):
-    """Weights on ``idx`` and a threshold from out-of-fold scores: the sources of ``idx`` are split into
-    OOF_GROUPS groups (sorted names, round robin); each group is scored by a model fitted on the others,
-    and the threshold is the smallest at which every benign block's out-of-fold FP rate ≤ FP_TARGET."""
+    """Weights on ``idx`` and a threshold from held-out scores: the benign lines of every source are
+    scored by a model fitted on ``idx`` without that source, and the threshold is the smallest at
+    which every benign block (:func:`benign_blocks`) has at most FP_TARGET of its lines at or above
+    it — aiming at that rate on a kind of benign text the model has not seen."""
     w = quantise(fit(rows, feats, idx, n_feat))
     if os.environ.get("INSAMPLE"):
         return w, choose_threshold(rows, feats, w, idx)
-    sources = sorted({rows[i]["source"] for i in idx})
-    group = {s: g % OOF_GROUPS for g, s in enumerate(sources)}
-    oof: dict[int, int] = {}
-    for g in range(OOF_GROUPS):
-        inner = [i for i in idx if group[rows[i]["source"]] != g]
-        outer = [i for i in idx if group[rows[i]["source"]] == g and rows[i]["label"] == "benign"]
-        wg = quantise(fit(rows, feats, inner, n_feat))
-        oof.update(zip(outer, row_scores(feats, wg, outer)))
+    held: dict[int, int] = {}
+    for source in sorted({rows[i]["source"] for i in idx if rows[i]["label"] == "benign"}):
+        members = [i for i in idx if rows[i]["source"] == source and rows[i]["label"] == "benign"]
+        ws = quantise(fit(rows, feats, [i for i in idx if rows[i]["source"] != source], n_feat))
+        held.update(zip(members, row_scores(feats, ws, members)))
     t = -(1 << 30)
     for name, members in benign_blocks(rows, idx).items():
-        s = sorted((oof[i] for i in members), reverse=True)
+        s = sorted((held[i] for i in members), reverse=True)
         allowed = int(FP_TARGET * len(s))
         if allowed < len(s):
             if os.environ.get("CKN_SHOW_BLOCKS"):
