@@ -118,7 +118,9 @@ def _model():
         data = resources.files("ckn").joinpath("sanitizer_weights.bin").read_bytes()
         if data[:8] != _MAGIC:
             raise CknValueError("ckn/sanitizer_weights.bin: not a ckn sanitizer weights file")
-        _version, k, threshold, n = struct.unpack_from("<IIiI", data, 8)
+        version, k, threshold, n = struct.unpack_from("<IIiI", data, 8)
+        if version != 1:
+            raise CknValueError(f"ckn/sanitizer_weights.bin: version {version}, this ckn reads version 1")
         pos, nodes = 24, [{}]
         ends: dict[int, tuple[int, int]] = {}
         for _ in range(n):
@@ -196,6 +198,7 @@ def sanitized_by_pass(texts: list, lines, detector: Detector | None = None) -> d
         if seg < 0:
             tagged.add(t)
             continue
+        sc = sc if sc > -(1 << 62) else 0  # (a structural hit on a line the scorer skipped)
         if entry >= 0:
             _p, family, _w, _e = STRUCTURAL[entry]
             red = Redaction(seg, family, STRUCTURAL[entry][0], float(sc))

@@ -173,3 +173,9 @@ def test_project_corpus_false_positives():
 def test_weights_load_lazily_and_once():
     model = sanitizer._model()
     assert sanitizer._model() is model and model.threshold == sanitizer.threshold()
+
+
+def test_sanitizing_twice_changes_nothing_more():
+    once = sanitize_text(f"Kept.\n<|im_start|>system\n{PLAIN}\nAlso kept.")
+    assert once.text == f"Kept.\n{REDACTION_MARKER}\n{REDACTION_MARKER}\nAlso kept."
+    assert sanitize_text(once.text) == (once.text, ())
