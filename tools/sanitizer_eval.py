@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -47,7 +46,7 @@ def _rate(a: int, n: int) -> str:
     return f"{100 * a / n:5.1f} % ({a}/{n})" if n else "   -"
 
 
-def report(rows, feats, n_feat, out_json=None) -> dict:
+def report(rows, feats, n_feat, out_json=None, sources_only=False) -> dict:
     struct_hit = structural_flags(rows)
     folds = sorted({fold_of(r) for r in rows if r["source"] != "sanitizer_lines"})
     result = {"sources": {}, "languages": {}, "documents": {}}
@@ -114,7 +113,7 @@ def report(rows, feats, n_feat, out_json=None) -> dict:
                   project={"recall": pa, "fp": pb},
                   sources={"/".join(k): v for k, v in stats.items()},
                   benign={k[1]: v for k, v in bfp.items()})
-    if os.environ.get("CKN_EVAL_SOURCES_ONLY"):
+    if sources_only:
         return result
     # per language of the multilingual CyberSecEval set
     print("\nleave-one-language-out (cse2_multilingual_mt, line-detectable groups)")
@@ -177,10 +176,11 @@ def documents(models, result) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", help="also write the figures as JSON to this path")
+    ap.add_argument("--sources-only", action="store_true", help="skip the per-language and document runs")
     args = ap.parse_args(argv)
     rows = ts.load_rows()
     feats = ts.featurize(rows, ts.lexicon_entries())
-    report(rows, feats, ts.ref.n_features(len(ts.CONCEPTS)), args.json)
+    report(rows, feats, ts.ref.n_features(len(ts.CONCEPTS)), args.json, args.sources_only)
     return 0
 
 

@@ -4,7 +4,8 @@
     python tools/train_sanitizer.py --no-eval  # weights only
 
 Reproducible: fixed order, deterministic L-BFGS on one thread (``OMP_NUM_THREADS=1`` is set
-before numpy loads), so the same data gives the same weights file byte for byte.
+before numpy loads), so the same data gives the same weights file byte for byte. Needs numpy and
+scipy (tools only; the package has no runtime dependency).
 
 Training data (nothing else is read):
 
@@ -49,11 +50,10 @@ ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS = ROOT / "ckn" / "sanitizer_weights.bin"
 VERSION = 1
 SCALE = 1024                      # weights are stored as round(w * SCALE)
-L2 = float(os.environ.get("L2", 1.0))                          # ridge strength on the balanced loss (sum of sample weights = rows)
-L2_WORDS = float(os.environ.get("L2W", 2.0))  # words are many and language-bound: shrink them harder
-OOF_GROUPS = 10                    # threshold from out-of-fold scores: sources split into this many groups
-BENIGN_SHARE = float(os.environ.get("BS", 0.75))
-FP_TARGET = 0.005                 # threshold: largest out-of-fold FP over benign blocks at most this
+L2 = 1.0                          # ridge strength (the sample weights sum to the number of lines)
+L2_WORDS = 2.0                    # on hashed words and word pairs: many, and bound to a language
+BENIGN_SHARE = 0.75               # benign lines weigh 3:1 against attacks
+FP_TARGET = 0.005                 # held-out false-positive rate allowed on every benign block
 UNDETECTABLE = frozenset({"task_hijack", "direct_social"})   # not decidable from the line alone
 BOUNDARIES = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
@@ -131,8 +131,8 @@ def trainable(row) -> bool:
 
 
 def fit(rows, feats, idx, n_feat: int) -> np.ndarray:
-    """Float weights of the L2-regularised logistic regression on rows ``idx`` (each segment a sample
-    carrying its row's label; an attack row contributes its highest-scoring... all its segments)."""
+    """Float weights of the L2-regularised logistic regression on rows ``idx``: every scored segment
+    is a sample with its row's label, a row's weight shared among its segments."""
     idx = [i for i in idx if trainable(rows[i])]
     data, cols, indptr, y, sw = [], [], [0], [], []
     base_w = sample_weights(rows, idx)
@@ -189,36 +189,22 @@ def benign_blocks(rows, idx) -> dict[str, list[int]]:
     return blocks
 
 
-def choose_threshold(rows, feats, weights, idx) -> int:
-    """Smallest integer threshold at which every benign block's in-sample FP rate is ≤ FP_TARGET."""
-    t = -(1 << 30)
-    for members in benign_blocks(rows, idx).values():
-        s = sorted(row_scores(feats, weights, members), reverse=True)
-        allowed = int(FP_TARGET * len(s))
-        t = max(t, s[allowed] + 1 if allowed < len(s) else t)
-    return t
-
-
 def train(rows, feats, idx, n_feat):
     """Weights on ``idx`` and a threshold from held-out scores: the benign lines of every source are
     scored by a model fitted on ``idx`` without that source, and the threshold is the smallest at
     which every benign block (:func:`benign_blocks`) has at most FP_TARGET of its lines at or above
     it — aiming at that rate on a kind of benign text the model has not seen."""
     w = quantise(fit(rows, feats, idx, n_feat))
-    if os.environ.get("INSAMPLE"):
-        return w, choose_threshold(rows, feats, w, idx)
     held: dict[int, int] = {}
     for source in sorted({rows[i]["source"] for i in idx if rows[i]["label"] == "benign"}):
         members = [i for i in idx if rows[i]["source"] == source and rows[i]["label"] == "benign"]
         ws = quantise(fit(rows, feats, [i for i in idx if rows[i]["source"] != source], n_feat))
         held.update(zip(members, row_scores(feats, ws, members)))
     t = -(1 << 30)
-    for name, members in benign_blocks(rows, idx).items():
+    for members in benign_blocks(rows, idx).values():
         s = sorted((held[i] for i in members), reverse=True)
         allowed = int(FP_TARGET * len(s))
         if allowed < len(s):
-            if os.environ.get("CKN_SHOW_BLOCKS"):
-                print(f"  block {name}: {len(s)} rows, threshold {s[allowed] + 1}", file=sys.stderr)
             t = max(t, s[allowed] + 1)
     return w, t
 
