@@ -1,6 +1,6 @@
 /* SIMD kernels of ckn.minhash (x86-64 with GCC or Clang; stubs returning 0 elsewhere):
-   signatures (AVX2, AVX-512 fold and fixed point), width-3 shingles, the dedup pass's row
-   compares, and the CPU checks that pick them at import. Internal: not part of the C API. */
+   signatures (AVX2, AVX-512 fold and fixed point) and width-3 shingles. The CPU checks that
+   pick them are in minhash_cpu.h. Internal: not part of the C API. */
 #ifndef CKN_MINHASH_SIMD_H
 #define CKN_MINHASH_SIMD_H
 #include <stdint.h>
@@ -86,10 +86,6 @@ __attribute__((target("avx2")))
 static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                        const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
     CKN_MH_PASSES(ckn_mh_block_avx2, 8, CKN_MH_VECS)
-}
-static int ckn_mh_have_avx2(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") ? 1 : 0;
 }
 #ifndef CKN_MH_VECS512
 #define CKN_MH_VECS512 4
@@ -238,65 +234,12 @@ static ptrdiff_t ckn_mh_shingles3_avx512(const uint64_t* t, ptrdiff_t count, uin
     }
     return k;
 }
-/* counts[q] = slots k < perms with row[k] == sig[rows[q] * perms + k] != p, for q < m:
-   16 slots per compare, the last ones masked. */
-__attribute__((target("avx512f")))
-static void ckn_mh_row_counts_avx512(const uint32_t* sig, ptrdiff_t perms, const uint32_t* row,
-                                     const ptrdiff_t* rows, ptrdiff_t m, ptrdiff_t* counts) {
-    const __m512i p = _mm512_set1_epi32(2147483647);
-    const __mmask16 tail = (__mmask16)((1u << (perms & 15)) - 1u);
-    ptrdiff_t q, k;
-    for (q = 0; q < m; q++) {
-        const uint32_t* other = sig + rows[q] * perms;
-        ptrdiff_t eq = 0;
-        for (k = 0; k + 16 <= perms; k += 16) {
-            __m512i x = _mm512_loadu_si512((const void*)(row + k));
-            __mmask16 same = _mm512_cmpeq_epu32_mask(
-                x, _mm512_loadu_si512((const void*)(other + k)));
-            eq += __builtin_popcount((unsigned)_mm512_mask_cmpneq_epu32_mask(same, x, p));
-        }
-        if (tail) {
-            __m512i x = _mm512_maskz_loadu_epi32(tail, (const void*)(row + k));
-            __mmask16 same = _mm512_mask_cmpeq_epu32_mask(
-                tail, x, _mm512_maskz_loadu_epi32(tail, (const void*)(other + k)));
-            eq += __builtin_popcount((unsigned)_mm512_mask_cmpneq_epu32_mask(same, x, p));
-        }
-        counts[q] = eq;
-    }
-}
-static int ckn_mh_have_avx512(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? 1 : 0;
-}
-/* bounds[q] = bytes k < 64 with row[k] == fp[rows[q] * 64 + k], for q < m: 64 one-byte
-   fingerprints (a slot's low byte) per compare. Equal slots have equal fingerprints, so
-   bounds[q] is at least row's equal-slot count with rows[q]. */
-__attribute__((target("avx512f,avx512bw")))
-static void ckn_mh_row_bounds_avx512(const uint8_t* fp, const uint8_t* row,
-                                     const ptrdiff_t* rows, ptrdiff_t m, ptrdiff_t* bounds) {
-    const __m512i x = _mm512_loadu_si512((const void*)row);
-    ptrdiff_t q;
-    for (q = 0; q < m; q++)
-        bounds[q] = __builtin_popcountll(
-            _mm512_cmpeq_epi8_mask(x, _mm512_loadu_si512((const void*)(fp + rows[q] * 64))));
-}
-static int ckn_mh_have_avx512bw(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512bw") ? 1 : 0;
-}
-/* AMD's AVX-512 cores (Zen 4, Zen 5) run vpmullq as one operation, Intel's as three on
-   one port: the fixed-point kernel is chosen on AMD, the fold kernel elsewhere. */
-static int ckn_mh_is_amd(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_is("amd") ? 1 : 0;
-}
 #else
 static ptrdiff_t ckn_mh_signature_avx2(const uint32_t* xs, ptrdiff_t m, const uint32_t* a,
                                        const uint32_t* b, ptrdiff_t perms, uint32_t* out) {
     (void)xs; (void)m; (void)a; (void)b; (void)perms; (void)out;
     return 0;
 }
-static int ckn_mh_have_avx2(void) { return 0; }
 static ptrdiff_t ckn_mh_signature_fold_avx512(const uint32_t* xs, ptrdiff_t m,
                                               const uint32_t* a, const uint32_t* b,
                                               ptrdiff_t perms, uint32_t* out) {
@@ -307,20 +250,9 @@ static void ckn_mh_signature_fixed_avx512(const uint32_t* xs, ptrdiff_t m, const
                                           const uint64_t* B, ptrdiff_t perms, uint32_t* out) {
     (void)xs; (void)m; (void)A; (void)B; (void)perms; (void)out;
 }
-static int ckn_mh_is_amd(void) { return 0; }
 static ptrdiff_t ckn_mh_shingles3_avx512(const uint64_t* t, ptrdiff_t count, uint32_t* out) {
     (void)t; (void)count; (void)out;
     return 0;
 }
-static void ckn_mh_row_counts_avx512(const uint32_t* sig, ptrdiff_t perms, const uint32_t* row,
-                                     const ptrdiff_t* rows, ptrdiff_t m, ptrdiff_t* counts) {
-    (void)sig; (void)perms; (void)row; (void)rows; (void)m; (void)counts;
-}
-static int ckn_mh_have_avx512(void) { return 0; }
-static void ckn_mh_row_bounds_avx512(const uint8_t* fp, const uint8_t* row,
-                                     const ptrdiff_t* rows, ptrdiff_t m, ptrdiff_t* bounds) {
-    (void)fp; (void)row; (void)rows; (void)m; (void)bounds;
-}
-static int ckn_mh_have_avx512bw(void) { return 0; }
 #endif
 #endif /* CKN_MINHASH_SIMD_H */
