@@ -1,6 +1,6 @@
-/* AVX-512 row compares of ckn._dedup's pairs pass (x86-64 with GCC or Clang; stubs
-   elsewhere, never called: the pass checks ckn_mh_have_avx512 first). Internal: not part of
-   the C API. */
+/* AVX-512 row compares of ckn._dedup's pairs pass (x86-64 with GCC or Clang; elsewhere
+   stubs, never called: ckn._dedup calls these only when minhash_cpu.h's checks passed).
+   Internal: not part of the C API. */
 #ifndef CKN_DEDUP_SIMD_H
 #define CKN_DEDUP_SIMD_H
 #include <stdint.h>

@@ -15,15 +15,12 @@ from cpython cimport array
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.object cimport Py_SIZE
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from libc.math cimport INFINITY
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 import array as _pyarray
-from numbers import Real as _Real
 from operator import index as _index
 import threading as _threading
-from typing import NamedTuple
 
 from ckn.errors import CknMemoryError, CknTypeError, CknValueError
 from ckn.scanner import scan as _scan, text_hashes as _text_hashes
