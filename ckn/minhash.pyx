@@ -7,7 +7,9 @@ Python ``hash()``, a fixed seed (0x5EED), so signatures agree across processes a
 
 The C kernels are declared in ``ckn/minhash.pxd`` (``noexcept nogil``, caller-owned buffers);
 the ``def`` functions here validate, allocate Python-owned buffers, release the GIL and map
-status codes to :mod:`ckn.errors`. See docs/minhash.md.
+status codes to :mod:`ckn.errors`. The dedup pass's fast paths and :func:`dedup` are in
+``ckn/_dedup.pyx`` (re-exported here), the argument checks and the SIMD choice in
+``ckn/_minhash_common.pyx``, the SIMD kernels in ``ckn/minhash_simd.h``. See docs/minhash.md.
 """
 
 cimport cython
