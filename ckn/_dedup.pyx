@@ -488,6 +488,8 @@ DedupResult = NamedTuple("DedupResult", [
 DedupResult.__doc__ = (
     "Result of dedup(): kept indices (ascending), DroppedChunk tuples (ascending index), and for "
     "each kept chunk (aligned with kept) its max estimated similarity to earlier kept chunks.")
+# Both are public as ckn.minhash.DedupResult / DroppedChunk (which pickle looks them up by).
+DroppedChunk.__module__ = DedupResult.__module__ = "ckn.minhash"
 
 
 def dedup(signatures, /, threshold, *, exact_sets=None):
