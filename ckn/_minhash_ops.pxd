@@ -95,6 +95,7 @@ cdef inline double _jaccard(const slot_t* x1, Py_ssize_t n1,
     return <double>common / <double>(n1 + n2 - common)
 
 
+# Row i's best duplicate so far among the kept rows offered to it (minhash_dedup's rule).
 cdef struct _Best:
     Py_ssize_t top       # most equal slots against any earlier kept chunk
     Py_ssize_t eq        # equal slots of the chosen duplicate (-1: none yet)
