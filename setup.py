@@ -22,8 +22,8 @@ COMPILER_DIRECTIVES = {
     "embedsignature": True,
 }
 
-MODULES = ["ckn.knapsack", "ckn.minhash", "ckn.scanner", "ckn._bm25", "ckn._dense", "ckn._directive",
-           "ckn._linescan", "ckn._rulefilter"]
+MODULES = ["ckn.knapsack", "ckn.minhash", "ckn._minhash_common", "ckn._dedup", "ckn.scanner",
+           "ckn._bm25", "ckn._dense", "ckn._directive", "ckn._linescan", "ckn._rulefilter"]
 
 # -ffp-contract=off: no fused multiply-add, so compiled float sums match Python bit for bit.
 compile_args = (["-O0", "-g"] if DEBUG else ["-O3"]) + ["-ffp-contract=off"]

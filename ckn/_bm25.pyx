@@ -16,7 +16,8 @@ from libc.stdint cimport uint64_t
 
 from ckn.errors import CknMemoryError, CknValueError
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
-from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
+from ckn._tuning cimport NOGIL_MIN_WORK
+from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, hash_t, index_t
 
 import array as _pyarray
 

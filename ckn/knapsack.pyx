@@ -30,8 +30,8 @@ from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
 from libc.stdint cimport INT32_MAX, INT64_MAX, SIZE_MAX, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from ckn.typedefs cimport (CKN_EINVAL, CKN_ENOMEM, CKN_EOVERFLOW, CKN_OK, NOGIL_MIN_WORK, index_t,
-                           value_t, weight_t)
+from ckn._tuning cimport NOGIL_MIN_WORK
+from ckn.typedefs cimport CKN_EINVAL, CKN_ENOMEM, CKN_EOVERFLOW, CKN_OK, index_t, value_t, weight_t
 
 from typing import NamedTuple
 

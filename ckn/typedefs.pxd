@@ -7,11 +7,9 @@ ctypedef uint64_t hash_t    # 64-bit term / shingle hash
 ctypedef uint32_t slot_t    # one MinHash signature slot, in [0, 2**31 - 1]
 ctypedef Py_ssize_t index_t # item / chunk index
 
-# Elementary steps (comparisons, multiply-adds, bytes; ~50 us) below which a kernel keeps the GIL:
-# under contention, releasing it and taking it back can cost a whole switch interval (5 ms)
-# of waiting for the other thread, far more than such short work.
-cdef enum:
-    NOGIL_MIN_WORK = 1 << 16
+# Internal, not part of the C API: defined in ckn/_tuning.pxd, visible here to the modules
+# that cimport it from ckn.typedefs.
+from ckn._tuning cimport NOGIL_MIN_WORK
 
 # Status codes returned by fallible C functions: 0 = success, negative = error.
 cdef enum:

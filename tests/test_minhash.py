@@ -421,6 +421,14 @@ def test_banded_dedup_of_many_copies_equals_all_pairs():
         assert _dedup_by(rows, threshold, path="banded") == expected
 
 
+def test_dedup_result_pickles():
+    sigs = MinHasher(16).signatures([[1, 2, 3], [4, 5], [1, 2, 3]])
+    result = dedup(sigs, 0.75, exact_sets=[[1, 2, 3], [4, 5], [1, 2, 3]])
+    assert result.dropped and isinstance(result.dropped[0], DroppedChunk)
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert type(pickle.loads(pickle.dumps(result.dropped[0]))) is DroppedChunk
+
+
 def test_dedup_tie_goes_to_higher_ranked():
     rows = [[1, 1, 0, 0], [0, 0, 2, 2], [1, 1, 2, 2]]  # row 2 is 0.5-similar to rows 0 and 1
     result = dedup(rows, 0.5)
