@@ -129,7 +129,8 @@ def main(argv=None) -> int:
         dist = work / "dist"
         started = time.monotonic()
         try:
-            run([sys.executable, "-m", "build", "--outdir", dist, ROOT])
+            # from the temporary directory: a build/ folder in the checkout would shadow `build`
+            run([sys.executable, "-m", "build", "--outdir", dist, ROOT], cwd=work)
         except subprocess.CalledProcessError as exc:
             print(f"build: FAIL\n{exc.stdout[-3000:]}{exc.stderr[-3000:]}")
             return 1
