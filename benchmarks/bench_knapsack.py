@@ -20,7 +20,7 @@ Sizes: 200 items x 8,000 tokens, 1,000 x 128,000 and 5,000 x 128,000.
 
 Contenders, each timed from Python lists to the optimum (what a user would call):
 
-* ``ckn``      ``ckn.knapsack.solve`` (exact, SPEC §8 tie rules)
+* ``ckn``      ``ckn.knapsack.solve`` (exact, spec §8 tie rules)
 * ``ortools``  ``KnapsackSolver`` branch and bound (``init`` + ``solve``)
 * ``dense_c``  a plain dense DP in C (two int64 rows, branch-free so the compiler vectorises it,
                keep-bitset, backtracking; any optimal selection), compiled at run time with the

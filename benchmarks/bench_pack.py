@@ -5,7 +5,7 @@ Usage: python benchmarks/bench_pack.py [--rounds 9] [--quick] [--json FILE]
 Pools are synthetic (fixed seeds): ~200-word chunks from a 5,000-word vocabulary (or, for the
 prose case, from ``data/prose_sentences.txt``), token counts U(60..400), Gaussian embeddings
 (Python lists of floats, as ``json.load`` gives them), a 5-word query. ``Packer()`` with default
-parameters (SPEC §2).
+parameters (spec §2).
 
 * ``latency``: 500 candidates x 768-dim embeddings x 4,000-token budget, the median over
   rounds (at least 25) of one ``Packer.pack(pool)`` call (wall and thread CPU time), for the

@@ -9,7 +9,7 @@ contender's tokeniser sees the same words):
 
 * ``bm25``: a fresh 1,000-chunk pool (~200 words each) per query: tokenise + index + score
   one 5-word query. Contenders, each with its own tokenisation:
-    - ``ckn``       ``bm25_scores_hashed(scan(texts), text_hashes(query))`` (SPEC §4 terms)
+    - ``ckn``       ``bm25_scores_hashed(scan(texts), text_hashes(query))`` (spec §4 terms)
     - ``rank_bm25`` ``BM25Okapi([re.findall(r"\\w+", t.lower()) ...]).get_scores(q)``
     - ``bm25s``     ``bm25s.tokenize(texts, stopwords=None)`` + ``BM25(method="lucene")``
                     ``.index`` + ``get_scores``
@@ -32,7 +32,7 @@ contender's tokeniser sees the same words):
     - ``ckn_threads2``  the same with ``threads=2``
     - ``rensa``         ``RMinHash.digest_matrix_from_flat_token_hashes(values, offsets, 64,
                         seed)`` (rensa uses its own thread pool by default)
-  Check: each ckn variant's rows equal ``MinHasher.signature`` of each set (SPEC §7), and the
+  Check: each ckn variant's rows equal ``MinHasher.signature`` of each set (spec §7), and the
   two variants' matrices are equal; the ``ckn_threads2`` row also reports rensa / ckn_threads2.
 
 Each round runs every contender once on the same input (order rotated per round).
@@ -315,10 +315,10 @@ def bench_minhash_hashes(rounds: int) -> list[dict]:
     rensa_runs, threads2_runs = results["rensa"], results["ckn_threads2"]
     vs_rensa = (f"rensa/ckn_threads2 = {_median_ratio(rensa_runs, threads2_runs, 0):.2f} (wall), "
                 f"{_median_ratio(rensa_runs, threads2_runs, 1):.2f} (CPU)")
-    checks = {"ckn": ("200 sampled rows == MinHasher.signature (SPEC §7)", rows_ok("ckn")),
+    checks = {"ckn": ("200 sampled rows == MinHasher.signature (spec §7)", rows_ok("ckn")),
               "ckn_threads2": ("200 sampled rows == MinHasher.signature, matrix == ckn's; "
                                + vs_rensa, rows_ok("ckn_threads2") and same),
-              "rensa": ("its own hash family (not SPEC §7): timing only", True)}
+              "rensa": ("its own hash family (not spec §7): timing only", True)}
     return _rows("minhash_hashes", f"10,000 chunks, {len(values):,} shingles", results, checks)
 
 

@@ -2,7 +2,8 @@
 
 Rank retrieved chunks (BM25 + dense cosine fused by RRF), redact prompt-injection lines, drop
 MinHash near-duplicates and pick the exact 0/1-knapsack optimum under a token budget.
-Importing ckn writes nothing, starts nothing and fetches nothing.
+Importing ckn writes nothing, starts nothing and fetches nothing. "spec §n" in the docstrings
+refers to section n of the behaviour contract, docs/spec.md.
 
 >>> import ckn
 >>> ckn.pack(ckn.example_pool()).receipt["selected_ids"]
@@ -44,5 +45,5 @@ __all__ = [
 
 
 def example_pool() -> dict:
-    """The bundled synthetic 5-chunk worked example pool (SPEC §11), a fresh dict."""
+    """The bundled synthetic 5-chunk worked example pool (spec §11), a fresh dict."""
     return json.loads(resources.files("ckn").joinpath("worked_example.json").read_text("utf-8"))

@@ -1,4 +1,4 @@
-"""BM25 kernel over term hashes (SPEC §5), the compiled twin of ``ckn/bm25.py``.
+"""BM25 kernel over term hashes (spec §5), the compiled twin of ``ckn/bm25.py``.
 
 Private module: use :func:`ckn.bm25.bm25_scores_hashed`. The kernel evaluates the very same
 expressions as ``ckn/bm25.py``, in the same order (distinct query terms in first-appearance

@@ -1,4 +1,4 @@
-"""The dedup pass of SPEC §7 over MinHash signatures in rank order: :func:`dedup`.
+"""The dedup pass of spec §7 over MinHash signatures in rank order: :func:`dedup`.
 
 Three exact paths give the same decisions as the all-pairs reference (``minhash_dedup`` in
 ``ckn/minhash.pxd``): an inverted index of slot values (fast when few rows share values),
@@ -493,7 +493,7 @@ DroppedChunk.__module__ = DedupResult.__module__ = "ckn.minhash"
 
 
 def dedup(signatures, /, threshold, *, exact_sets=None):
-    """The dedup pass of SPEC §7 over signatures in rank order (row 0 = highest-ranked).
+    """The dedup pass of spec §7 over signatures in rank order (row 0 = highest-ranked).
 
     Chunk i is dropped when its estimated similarity to some *kept* chunk j < i is
     ``>= threshold`` (with ``exact_sets``: and the exact Jaccard of their shingle sets too).

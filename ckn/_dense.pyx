@@ -494,7 +494,7 @@ cdef double* _block_row(double** block, Py_ssize_t rows_left, Py_ssize_t dim,
 
 
 def candidate_columns(raw, Py_ssize_t dim, array.array query=None, fallback=None, prepare=None):
-    """The common case of SPEC §3 candidate validation in one pass, or ``None``.
+    """The common case of spec §3 candidate validation in one pass, or ``None``.
 
     ``raw`` must be a list of exact dicts, each with an exact non-empty str ``id`` (all
     distinct), an exact int ``tokens`` >= 0, an exact str ``text`` and, when ``dim`` > 0, an
@@ -939,7 +939,7 @@ def rank_positions(scores):
 
 
 def fuse(bm25, dense, double k, double w_bm25, double w_dense):
-    """Ranks, RRF scores and fused order (SPEC §5) in one pass, or ``None`` for the Python path.
+    """Ranks, RRF scores and fused order (spec §5) in one pass, or ``None`` for the Python path.
 
     ``bm25`` and ``dense`` are equal-length lists of exact floats (``dense`` may hold ``None``,
     or be ``None``: BM25 alone). ``k`` and the weights must be floats the caller checked are
@@ -1027,7 +1027,7 @@ cdef bint _blank(str text) noexcept:
 
 def sanitized_survivors(list order, list texts, dict changed, str marker, content_of, hashes_of,
                         list clean_texts, list redactions):
-    """SPEC §6's drop rule over a sanitized pool, in fused order.
+    """spec §6's drop rule over a sanitized pool, in fused order.
 
     For fused position ``pos`` (candidate ``i = order[pos]``) the sanitized text is
     ``changed[i].text`` where the sanitizer changed candidate ``i`` (its ``.redactions`` go to

@@ -1,4 +1,4 @@
-"""Okapi BM25 scores of a candidate pool against one query (SPEC §5), pure Python.
+"""Okapi BM25 scores of a candidate pool against one query (spec §5), pure Python.
 
 Variant: Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
 Beyond", Foundations and Trends in IR 3(4), 2009) with the Lucene IDF, named after Kamphuis,
@@ -42,7 +42,7 @@ def bm25_scores(
     k1: float = 1.5,
     b: float = 0.75,
 ) -> list[float]:
-    """BM25 score of every document for ``query``, in document order (SPEC §5).
+    """BM25 score of every document for ``query``, in document order (spec §5).
 
     Parameters
     ----------
@@ -128,7 +128,7 @@ def bm25_scores_hashed(
     """:func:`bm25_scores` over term hashes, compiled: the pool as the CSR pair that
     :func:`ckn.scanner.scan` returns, the query as its term hashes.
 
-    Term identities are the SPEC §7 FNV-1a-64 term hashes (SPEC §7 allows BM25 to use them).
+    Term identities are the spec §7 FNV-1a-64 term hashes (spec §7 allows BM25 to use them).
     The kernel evaluates the same expressions in the same order as :func:`bm25_scores`, so
     ``bm25_scores_hashed(scan(texts), text_hashes(q))`` equals
     ``bm25_scores([terms(t) for t in texts], terms(q))`` bit for bit (barring a 64-bit hash

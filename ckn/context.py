@@ -1,4 +1,4 @@
-"""Packed context (SPEC §10): sanitized chunks wrapped in fences no chunk text can forge or close.
+"""Packed context (spec §10): sanitized chunks wrapped in fences no chunk text can forge or close.
 
 ``render_context([(id, text), ...])`` returns one block. With ``fence="full"`` (the default)::
 

@@ -1,4 +1,4 @@
-"""Rank lists and Reciprocal Rank Fusion (SPEC §5).
+"""Rank lists and Reciprocal Rank Fusion (spec §5).
 
 RRF (Cormack, Clarke & Büttcher, "Reciprocal Rank Fusion outperforms Condorcet and individual
 Rank Learning Methods", SIGIR 2009)::
@@ -75,7 +75,7 @@ def reciprocal_rank_fusion(
     k: float = 60,
     weights: Mapping[str, float] = DEFAULT_RRF_WEIGHTS,
 ) -> list[float]:
-    """RRF score of each candidate from its BM25 and dense ranks (SPEC §5).
+    """RRF score of each candidate from its BM25 and dense ranks (spec §5).
 
     Parameters
     ----------
@@ -151,7 +151,7 @@ def fused_order(
     dense_ranks: Sequence[int | None] | None = None,
     /,
 ) -> list[int]:
-    """Candidate indices in fused order (SPEC §5).
+    """Candidate indices in fused order (spec §5).
 
     Sort key: ``rrf_score`` descending, then ``bm25_rank``, then ``dense_rank`` (a ``None``
     rank, or ``dense_ranks=None``, sorts after every present rank), then input index.
@@ -200,7 +200,7 @@ def _exact_double(x) -> bool:
 
 
 def fuse_unchecked(bm25_scores, dense_scores, k: float, w_bm25: float, w_dense: float):
-    """``(bm25_ranks, dense_ranks, rrf_scores, order)`` of validated inputs (SPEC §5):
+    """``(bm25_ranks, dense_ranks, rrf_scores, order)`` of validated inputs (spec §5):
     :func:`rank_positions` of each list, :func:`rrf_unchecked` and
     :func:`fused_order_unchecked`, bit for bit, in one compiled pass where possible.
     ``dense_scores`` is ``None`` for BM25-only ranking (then ``dense_ranks`` is all ``None``).

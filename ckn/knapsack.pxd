@@ -1,4 +1,4 @@
-# Public C API of ckn.knapsack: exact 0/1 knapsack within a memory cap (SPEC §8).
+# Public C API of ckn.knapsack: exact 0/1 knapsack within a memory cap (spec §8).
 # Every function is `noexcept nogil`: it never raises, never allocates, never touches Python
 # objects, so it can be called inside `with nogil:` from other extensions. See docs/c-api.md.
 from libc.stdint cimport uint8_t

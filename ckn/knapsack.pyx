@@ -1,4 +1,4 @@
-"""Exact 0/1 knapsack: bound-based reduction, then a DP within a memory cap (SPEC §8).
+"""Exact 0/1 knapsack: bound-based reduction, then a DP within a memory cap (spec §8).
 
 Python surface: :func:`solve` and :class:`KnapsackResult`. C surface (``cimport ckn.knapsack``):
 ``knapsack_workspace_size`` and ``knapsack_solve``, documented in ``knapsack.pxd`` and
@@ -451,7 +451,7 @@ cdef inline void _shift_or(const uint64_t* src, uint64_t* dst, index_t words, in
 cdef void _select_proportional(const weight_t* weights, const index_t* elig, index_t m,
                                weight_t g, index_t span, uint64_t* rows,
                                uint8_t* selected) noexcept nogil:
-    """The SPEC §8 choice when value = r · weight for one r > 0 (e.g. subset sum).
+    """The spec §8 choice when value = r · weight for one r > 0 (e.g. subset sum).
 
     Then the most valuable subsets are the heaviest ones that fit, all of one weight T, so only
     reachability matters: R_k = the weights reachable with items k..m-1, one bit per cell,
@@ -514,7 +514,7 @@ cdef void _select_proportional(const weight_t* weights, const index_t* elig, ind
 cdef void _select_table(const weight_t* weights, const value_t* values, const index_t* elig,
                         index_t m, weight_t g, index_t span, void* area, uint8_t* selected,
                         int flags) noexcept nogil:
-    """The SPEC §8 choice among elig[0:m] within scaled capacity span - 1 by the weight DP and
+    """The spec §8 choice among elig[0:m] within scaled capacity span - 1 by the weight DP and
     its keep-bitset; ``area`` holds ``_bitset_bytes(m, span)``."""
     cdef uint64_t* bits = <uint64_t*>area
     cdef index_t start
@@ -566,7 +566,7 @@ cdef enum:
 cdef int _select(const weight_t* weights, const value_t* values, const index_t* elig, index_t m,
                  weight_t g, weight_t cap, void* area, size_t area_size, void* scratch,
                  uint8_t* selected, int flags, int64_t nodes, Outcome* out) noexcept nogil:
-    """Set selected[elig[k]] = 1 for the SPEC §8 choice among items elig[0:m] (index order)
+    """Set selected[elig[k]] = 1 for the spec §8 choice among items elig[0:m] (index order)
     within capacity ``cap`` (weights all multiples of ``g``), with at most ``area_size`` bytes
     of DP area: the keep-bitset table if it fits, else the DP over values, else divide and
     conquer, else branch and bound in ``scratch`` (NULL: none). With ``_ALLOCATE`` the area
@@ -1018,7 +1018,7 @@ def _as_int64(obj, str name):
 
 
 def solve(weights, values, budget, /, *, max_memory=DEFAULT_MAX_MEMORY):
-    """Exact 0/1 knapsack: the subset maximising Σ values with Σ weights ≤ budget (SPEC §8).
+    """Exact 0/1 knapsack: the subset maximising Σ values with Σ weights ≤ budget (spec §8).
 
     Parameters
     ----------

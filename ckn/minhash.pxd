@@ -1,4 +1,4 @@
-# Public C API of ckn.minhash: SPEC §7 MinHash (term hashes, shingles, signatures, dedup pass).
+# Public C API of ckn.minhash: spec §7 MinHash (term hashes, shingles, signatures, dedup pass).
 #
 #     from ckn.minhash cimport minhash_signature, minhash_similarity
 #
@@ -78,7 +78,7 @@ cdef double minhash_similarity(const slot_t* s1, const slot_t* s2,
 cdef double minhash_jaccard(const slot_t* x1, Py_ssize_t n1,
                             const slot_t* x2, Py_ssize_t n2) noexcept nogil
 
-# The dedup pass (SPEC §7) over n signatures in rank order (row-major n x permutations, row 0 is
+# The dedup pass (spec §7) over n signatures in rank order (row-major n x permutations, row 0 is
 # the highest-ranked chunk). Chunk i is compared with every kept chunk j < i; it *qualifies*
 # against j when minhash_similarity >= threshold and, if set_offsets is not NULL, also
 # minhash_jaccard of their shingle sets >= threshold (`dedup_exact`). If some j qualifies, i is

@@ -1,4 +1,4 @@
-"""Type stubs for the compiled ckn.minhash (SPEC §7 MinHash). See docs/minhash.md."""
+"""Type stubs for the compiled ckn.minhash (spec §7 MinHash). See docs/minhash.md."""
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence

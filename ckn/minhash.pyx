@@ -1,4 +1,4 @@
-"""MinHash near-duplicate detection, exactly as SPEC §7 defines it (Broder 1997).
+"""MinHash near-duplicate detection, exactly as spec §7 defines it (Broder 1997).
 
 Text → :func:`ckn.terms.terms` → FNV-1a-64 term hashes → shingle hashes ``x = s mod p``
 (``p = 2**31 - 1``) → signatures ``slot_i = min (a_i·x + b_i) mod p`` → estimated similarity
@@ -443,7 +443,7 @@ SIGNATURE_KERNEL = ("avx512-fixed" if _USE_FIXED else "avx512-fold") if _USE_AVX
 
 
 def fnv1a64(term, /):
-    """FNV-1a-64 of the UTF-8 bytes of ``term`` (SPEC §7's term hash ``t``).
+    """FNV-1a-64 of the UTF-8 bytes of ``term`` (spec §7's term hash ``t``).
 
     >>> hex(fnv1a64("durable"))
     '0xa26817d891ff02e8'
@@ -509,7 +509,7 @@ def text_shingles(text, /, shingle_size=3):
 
 
 cdef class MinHasher:
-    """Reusable SPEC §7 MinHash with ``permutations`` slots (default 64); holds the a/b parameters.
+    """Reusable spec §7 MinHash with ``permutations`` slots (default 64); holds the a/b parameters.
 
     >>> mh = MinHasher(64)
     >>> list(mh.a[:3]), list(mh.b[:3])

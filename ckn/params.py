@@ -1,4 +1,4 @@
-"""The tunable parameters of the flow (SPEC §2): defaults, validation, "did you mean" hints.
+"""The tunable parameters of the flow (spec §2): defaults, validation, "did you mean" hints.
 
 Every parameter is checked here and nowhere else; the error names the JSON path (the parameter
 name at top level) and the rule it breaks.
@@ -170,7 +170,7 @@ PARAMETER_NAMES = tuple(_RULES)
 
 @dataclass(frozen=True)
 class Params:
-    """Validated parameters (SPEC §2). ``token_budget`` is None until a pool or caller sets it."""
+    """Validated parameters (spec §2). ``token_budget`` is None until a pool or caller sets it."""
 
     bm25_k1: float = 1.5
     bm25_b: float = 0.75

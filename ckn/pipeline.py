@@ -1,4 +1,4 @@
-"""The whole flow (SPEC §1): rank → sanitize + dedup → pack, as functions and a reusable Packer.
+"""The whole flow (spec §1): rank → sanitize + dedup → pack, as functions and a reusable Packer.
 
 Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fused order):
 :func:`rank` fills the scores and ranks, :func:`sanitize` the redactions and dedup decisions,
@@ -128,7 +128,7 @@ class SanitizeResult(RankResult):
 
 @dataclass(frozen=True)
 class PackResult(SanitizeResult):
-    """The knapsack's choice: ``receipt`` (SPEC §9), per-chunk diagnostics, packed ``context``.
+    """The knapsack's choice: ``receipt`` (spec §9), per-chunk diagnostics, packed ``context``.
 
     ``context_tokens`` is the context's token count under the configured tokenizer (None
     without one); ``tokenizer`` names it. :meth:`explain` says why each chunk was chosen."""
@@ -195,7 +195,7 @@ class Packer:
     call override both. ``count_tokens`` (optional: ``"cl100k_base"``, ``"o200k_base"``, a
     tiktoken-style encoding or a callable ``str -> int``, see :mod:`ckn.tokenizer`) counts the
     candidates that carry no ``tokens`` and recounts each surviving chunk's sanitized text, so
-    the budget holds for what is emitted (SPEC §10); ``budget_scope="context"`` needs it.
+    the budget holds for what is emitted (spec §10); ``budget_scope="context"`` needs it.
 
     >>> packer = Packer(redundancy_lambda=0.5)
     >>> packer.params.redundancy_lambda
@@ -245,17 +245,17 @@ class Packer:
         return hasher
 
     def rank(self, pool: Mapping | None = None, /, **fields) -> RankResult:
-        """Rank a pool (SPEC §5). ``pool`` is the JSON-shaped dict; ``fields`` override it."""
+        """Rank a pool (spec §5). ``pool`` is the JSON-shaped dict; ``fields`` override it."""
         cols = self._pool(pool, fields, _RANK)
         return RankResult(_run(cols, self._hasher, None, _RANK), cols.params)
 
     def sanitize(self, pool: Mapping | None = None, /, **fields) -> SanitizeResult:
-        """Rank, then redact and dedup (SPEC §6, §7)."""
+        """Rank, then redact and dedup (spec §6, §7)."""
         cols = self._pool(pool, fields, _SANITIZE)
         return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE), cols.params)
 
     def pack(self, pool: Mapping | None = None, /, **fields) -> PackResult:
-        """Rank, sanitize + dedup, then choose the exact knapsack optimum (SPEC §8).
+        """Rank, sanitize + dedup, then choose the exact knapsack optimum (spec §8).
 
         >>> result = pack(query="retry budget", token_budget=100, candidates=[
         ...     {"id": "a", "tokens": 60, "text": "alarm retry budget"},
@@ -368,7 +368,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
             ["ranked"] * n, [""] * n, nones, [()] * n, None, [cand_tokens[i] for i in order],
             nones, nones, nones), cols.metadata)
 
-    # ---- sanitize + dedup (SPEC §6, §7), in fused order
+    # ---- sanitize + dedup (spec §6, §7), in fused order
     clean_texts: list = [None] * n
     redactions: list = [()] * n
     status = ["kept"] * n
@@ -413,7 +413,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
 def _dedup(params: Params, hasher: Callable[[int], MinHasher], pool_signatures, scanned,
            survivors: list, rows: list, replaced: dict, order: list, ids: list, status: list,
            reason: list, overlap: list, duplicate: dict) -> None:
-    """SPEC §7 over the survivors (fused positions; ``rows``: their candidate indices): each
+    """spec §7 over the survivors (fused positions; ``rows``: their candidate indices): each
     survivor's MinHash signature (the pool's, or signed again from ``replaced`` term hashes
     where the sanitizer changed its text), the dedup pass, and into ``overlap``, ``status``,
     ``reason`` and ``duplicate`` its decisions."""
@@ -469,7 +469,7 @@ def _select(params: Params, count: TokenCounter | None, survivors: list, status:
             reason: list, order: list, ids: list, rrf: list, ranks: list, dense: bool,
             overlap: list, texts: list, tokens: list, utility: list,
             value: list) -> tuple[str, int | None]:
-    """SPEC §8 over the survivors (fused positions) whose ``status`` is still ``"kept"``:
+    """spec §8 over the survivors (fused positions) whose ``status`` is still ``"kept"``:
     fills ``utility`` (u = rrf · (1 − λ · overlap), the receipt's adjusted utility), ``value``
     (from the per-list ``ranks``, :func:`ckn.select.knapsack_values`),
     ``tokens`` (the knapsack weights) and the final statuses and reasons; returns the rendered
@@ -535,18 +535,18 @@ _DEFAULT = Packer()
 
 
 def rank(pool: Mapping | None = None, /, **fields) -> RankResult:
-    """Rank a pool (SPEC §5): ``rank(pool_dict)`` or ``rank(query=..., candidates=..., ...)``."""
+    """Rank a pool (spec §5): ``rank(pool_dict)`` or ``rank(query=..., candidates=..., ...)``."""
     return _DEFAULT.rank(pool, **fields)
 
 
 def sanitize(pool: Mapping | None = None, /, **fields) -> SanitizeResult:
-    """Rank, redact and dedup a pool (SPEC §5–§7); arguments as for :func:`rank`."""
+    """Rank, redact and dedup a pool (spec §5–§7); arguments as for :func:`rank`."""
     return _DEFAULT.sanitize(pool, **fields)
 
 
 def pack(pool: Mapping | None = None, /, *, count_tokens: TokenCounter | None = None,
          **fields) -> PackResult:
-    """The whole flow (SPEC §1): ``pack(pool_dict, **overrides)`` or
+    """The whole flow (spec §1): ``pack(pool_dict, **overrides)`` or
     ``pack(query=..., candidates=..., token_budget=..., query_embedding=...)``.
 
     ``count_tokens`` (optional) recounts each surviving chunk's sanitized text before packing.

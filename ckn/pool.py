@@ -1,4 +1,4 @@
-"""The candidate pool (SPEC §3): validation of the JSON-shaped input into immutable records.
+"""The candidate pool (spec §3): validation of the JSON-shaped input into immutable records.
 
 Every violation raises :class:`~ckn.errors.InputError` or :class:`~ckn.errors.InputTypeError`
 naming the JSON path (``candidates[3].tokens``) and the rule.

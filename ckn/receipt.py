@@ -1,4 +1,4 @@
-"""The packed-context receipt (SPEC §9) and its JSON schema, shipped as package data."""
+"""The packed-context receipt (spec §9) and its JSON schema, shipped as package data."""
 
 import json
 from importlib import resources

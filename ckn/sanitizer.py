@@ -1,4 +1,4 @@
-"""Line sanitizer for untrusted retrieved text (SPEC §6): redact prompt-injection directives.
+"""Line sanitizer for untrusted retrieved text (spec §6): redact prompt-injection directives.
 
 Every line (split on ``\\n``; ``\\r\\n`` counts as ``\\n``) is matched against a named rule table,
 :data:`RULES`, grouped in four families (:data:`FAMILIES`). A line that matches any rule is replaced
@@ -139,7 +139,7 @@ class SanitizedText:
 
     @property
     def is_empty(self) -> bool:
-        """True when nothing but whitespace remains once marker lines are removed (SPEC §6)."""
+        """True when nothing but whitespace remains once marker lines are removed (spec §6)."""
         return not content_without_markers(self.text).strip()
 
 
@@ -5932,7 +5932,7 @@ def _sanitize_lines(lines: list[str], indices, prefilter: bool) -> tuple[Redacti
 
 
 def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
-    """Replace every directive line of ``text`` by :data:`REDACTION_MARKER` (SPEC §6).
+    """Replace every directive line of ``text`` by :data:`REDACTION_MARKER` (spec §6).
 
     Lines are split on ``\\n`` (``\\r\\n`` counts as ``\\n``; the result uses ``\\n``). Kept
     lines are unchanged except that Unicode Tag characters are removed.
@@ -5961,7 +5961,7 @@ def sanitize_text(text: str, *, prefilter: bool = True) -> SanitizedText:
 
 
 def _lf_line_breaks(text: str) -> str:
-    """``text`` with every line break as ``\\n``: ``\\r\\n`` counts as ``\\n`` (SPEC §6), and so
+    """``text`` with every line break as ``\\n``: ``\\r\\n`` counts as ``\\n`` (spec §6), and so
     does any run of ``\\r`` before a ``\\n`` (else ``"a\\r\\r\\n"`` would come out as
     ``"a\\r\\n"``, which reads back as a break, and sanitizing would not be idempotent). O(n)."""
     if "\r\n" not in text:
@@ -6115,7 +6115,7 @@ def _sanitize_candidates(text: str, spans: list) -> SanitizedText:
 
 
 def content_without_markers(text: str) -> str:
-    """``text`` without its marker lines (input to MinHash, SPEC §7): every line that is the
+    """``text`` without its marker lines (input to MinHash, spec §7): every line that is the
     marker, surrounding whitespace allowed."""
     if REDACTION_MARKER not in text:
         return text

@@ -1,4 +1,4 @@
-# Public C API of ckn.scanner: SPEC §4 terms as SPEC §7 term hashes, in one pass over the text.
+# Public C API of ckn.scanner: spec §4 terms as spec §7 term hashes, in one pass over the text.
 #
 #     from ckn.scanner cimport scanner_ascii_terms, scanner_ascii_max_terms
 #
@@ -9,7 +9,7 @@ from ckn.typedefs cimport hash_t
 # Upper bound on the number of terms of an n-byte ASCII text: (n + 1) // 2 (n >= 0).
 cdef Py_ssize_t scanner_ascii_max_terms(Py_ssize_t n) noexcept nogil
 
-# FNV-1a-64 hashes of SPEC §4's terms of the pure-ASCII text data[0..n), in text order, written
+# FNV-1a-64 hashes of spec §4's terms of the pure-ASCII text data[0..n), in text order, written
 # to out; returns how many. For ASCII, NFKC and invisible-character removal change nothing,
 # casefold is lowercase and `\w` is [A-Za-z0-9_], so a term is a maximal run of those bytes,
 # lowercased. Preconditions: every byte < 128 (a byte >= 128 is treated as a separator, which

@@ -1,4 +1,4 @@
-"""Type stubs for the compiled ckn.scanner (one text pass: SPEC §4 terms as SPEC §7 hashes)."""
+"""Type stubs for the compiled ckn.scanner (one text pass: spec §4 terms as spec §7 hashes)."""
 
 from array import array
 from collections.abc import Iterable

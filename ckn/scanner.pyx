@@ -1,4 +1,4 @@
-"""One text pass: SPEC §4 terms straight to SPEC §7 term hashes, without a Python string per term.
+"""One text pass: spec §4 terms straight to spec §7 term hashes, without a Python string per term.
 
 ``text_hashes(text)`` equals ``ckn.minhash.term_hashes(ckn.terms.terms(text))`` for every
 ``str``; ``scan(texts)`` does the same for a whole pool into one CSR pair of arrays, which
@@ -10,7 +10,7 @@ How: a pure-ASCII ``str`` (CPython stores it as its own UTF-8) is scanned in pla
 without a branch on its length); for ASCII, NFKC and invisible-character removal change nothing,
 casefold is lowercase and ``\\w`` is ``[A-Za-z0-9_]``. Any other text is first normalised by
 :func:`ckn.terms.normalize` (NFKC, invisible characters removed, casefold: CPython's own code,
-so exactly SPEC §4), then scanned in C over its code points with CPython's
+so exactly spec §4), then scanned in C over its code points with CPython's
 ``Py_UNICODE_ISALNUM`` (which is what ``re``'s Unicode ``\\w`` tests, plus ``_``), splitting
 Han/Hiragana/Katakana runs into bigrams and hashing each piece's UTF-8 bytes as it goes. All
 scanning of a batch runs with the GIL released. See docs/algorithms.md, "One text pass".
@@ -422,7 +422,7 @@ cdef inline bint _is_word(uint32_t c) noexcept nogil:
 
 
 cdef inline bint _is_cjk(uint32_t c) noexcept nogil:
-    # SPEC §4: Han, Hiragana, Katakana ranges.
+    # spec §4: Han, Hiragana, Katakana ranges.
     return ((0x3040 <= c <= 0x30FF) or (0x3400 <= c <= 0x4DBF) or (0x4E00 <= c <= 0x9FFF)
             or (0xF900 <= c <= 0xFAFF) or (0x20000 <= c <= 0x2FA1F))
 
@@ -674,7 +674,7 @@ cdef _scan_list(list texts, str name):
 
 
 def scan(texts, /):
-    """SPEC §4 term hashes of every text, as :class:`TermHashes` (CSR: ``values``, ``offsets``).
+    """spec §4 term hashes of every text, as :class:`TermHashes` (CSR: ``values``, ``offsets``).
 
     Text k's hashes are ``values[offsets[k]:offsets[k + 1]]``, equal to
     ``ckn.minhash.term_hashes(ckn.terms.terms(texts[k]))``. O(total length); the scanning
@@ -691,7 +691,7 @@ def scan(texts, /):
 
 
 def text_hashes(text, /):
-    """SPEC §4 term hashes of one text, in order, as ``array('Q')``.
+    """spec §4 term hashes of one text, in order, as ``array('Q')``.
 
     >>> from ckn.minhash import term_hashes
     >>> from ckn.terms import terms
@@ -704,7 +704,7 @@ def text_hashes(text, /):
 def term_counts(text, /):
     """``(counts, length)``: occurrences of each term hash in ``text``, and its number of terms.
 
-    ``counts`` maps each distinct term hash to its frequency ``f`` (SPEC §5); ``length`` is
+    ``counts`` maps each distinct term hash to its frequency ``f`` (spec §5); ``length`` is
     ``|d|``.
 
     >>> from ckn.minhash import fnv1a64

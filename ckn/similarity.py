@@ -1,4 +1,4 @@
-"""Cosine similarity of dense embeddings (SPEC §5), pure Python, numpy not required.
+"""Cosine similarity of dense embeddings (spec §5), pure Python, numpy not required.
 
 ``cosine(u, v) = (Σ u_i·v_i) / (sqrt(Σ u_i²) · sqrt(Σ v_i²))``, clamped to [−1, 1]; a zero
 vector has similarity 0.0 with everything. Vectors may be lists, tuples, ``array.array``,
@@ -118,7 +118,7 @@ def cosine_similarity(u: Vector, v: Vector, /) -> float:
 def cosine_scores(query: Vector, embeddings: Iterable[Vector | None], /) -> list[float | None]:
     """Cosine similarity of ``query`` with each embedding; a ``None`` embedding stays ``None``.
 
-    ``None`` marks a candidate without an embedding: it is absent from the dense list (SPEC §3,
+    ``None`` marks a candidate without an embedding: it is absent from the dense list (spec §3,
     §5). Each value equals ``cosine_similarity(query, embedding)`` exactly; the query's norm is
     summed once. O(n·d) time for n embeddings of dimension d.
 

@@ -1,4 +1,4 @@
-"""Text normalisation and term extraction (SPEC §4), shared by BM25 and MinHash shingles.
+"""Text normalisation and term extraction (spec §4), shared by BM25 and MinHash shingles.
 
 ``terms(text)``: Unicode NFKC, drop zero-width/invisible format characters (U+200B–U+200D,
 U+2060, U+FEFF, U+00AD), casefold, then Python's Unicode ``\\w+``. Inside each match every run of
@@ -29,7 +29,7 @@ def _cjk_run() -> re.Pattern:
 
 
 def normalize(text: str) -> str:
-    """NFKC, invisible format characters removed, casefolded (SPEC §4)."""
+    """NFKC, invisible format characters removed, casefolded (spec §4)."""
     t = unicodedata.normalize("NFKC", text)
     # str.translate with a dict costs ~100 ns per non-ASCII character: run it only when needed.
     if any(ch in t for ch in _INVISIBLE_CHARS):
@@ -38,7 +38,7 @@ def normalize(text: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    """The terms of ``text`` in order (SPEC §4); ``terms("abc東京タ") == ["abc", "東京", "京タ"]``."""
+    """The terms of ``text`` in order (spec §4); ``terms("abc東京タ") == ["abc", "東京", "京タ"]``."""
     out: list[str] = []
     for match in _WORD.finditer(normalize(text)):
         word = match.group()

@@ -7,7 +7,7 @@ from itertools import combinations
 
 
 def knapsack_brute_force(weights, values, budget):
-    """Every subset: the SPEC §8 choice as a sorted index tuple (n ≤ ~16).
+    """Every subset: the spec §8 choice as a sorted index tuple (n ≤ ~16).
 
     Maximise Σ values under Σ weights ≤ budget; ties: fewest total weight; then the
     lexicographically greatest indicator vector (x_0, x_1, …), i.e. prefer lower indices.
@@ -27,7 +27,7 @@ def knapsack_brute_force(weights, values, budget):
     return best
 
 
-# --- MinHash (SPEC §7) oracles -------------------------------------------------------------
+# --- MinHash (spec §7) oracles -------------------------------------------------------------
 
 MINHASH_P = (1 << 31) - 1
 _M64 = (1 << 64) - 1
@@ -66,7 +66,7 @@ def minhash_parameters_reference(permutations):
 
 
 def shingle_set_reference(term_list, shingle_size):
-    """Set of x = s mod p over every run of ``shingle_size`` consecutive terms (SPEC §7)."""
+    """Set of x = s mod p over every run of ``shingle_size`` consecutive terms (spec §7)."""
     return shingle_hash_set_reference([fnv1a64_reference(t) for t in term_list], shingle_size)
 
 
@@ -143,7 +143,7 @@ def minhash_dedup_reference(signatures, threshold, exact_sets=None):
 
 
 def bm25_reference(documents, query, k1=1.5, b=0.75):
-    """BM25, Lucene IDF, straight from SPEC §5: every distinct query term, every document.
+    """BM25, Lucene IDF, straight from spec §5: every distinct query term, every document.
 
     Terms are summed in the order of their first appearance in the query; a term with f = 0
     adds nothing (its limit is 0 also when k1 = 0).
@@ -194,7 +194,7 @@ def rank_positions_reference(scores):
 
 
 def rrf_reference(bm25_ranks, dense_ranks, k=60, w_bm25=1.0, w_dense=1.0):
-    """SPEC §5: Σ over the lists a candidate is present in of w / (k + rank)."""
+    """spec §5: Σ over the lists a candidate is present in of w / (k + rank)."""
     return [
         (0.0 if rb is None else w_bm25 / (k + rb)) + (0.0 if rd is None else w_dense / (k + rd))
         for rb, rd in zip(bm25_ranks, dense_ranks)
@@ -202,7 +202,7 @@ def rrf_reference(bm25_ranks, dense_ranks, k=60, w_bm25=1.0, w_dense=1.0):
 
 
 def fused_order_reference(rrf_scores, bm25_ranks, dense_ranks):
-    """sorted() with the full SPEC §5 key; a missing rank is larger than any present rank."""
+    """sorted() with the full spec §5 key; a missing rank is larger than any present rank."""
     missing = len(rrf_scores) + 1
     return sorted(
         range(len(rrf_scores)),
@@ -215,18 +215,18 @@ def fused_order_reference(rrf_scores, bm25_ranks, dense_ranks):
     )
 
 
-# --- the pack stage (SPEC §6–§8) over a ranking ---------------------------------------------
+# --- the pack stage (spec §6–§8) over a ranking ---------------------------------------------
 
 MARKER = "[REDACTED_UNTRUSTED_DIRECTIVE]"
 
 
 def pack_reference(ranked, texts, tokens, budget, *, dense, threshold=0.75, lam=0.35, k=6,
                    power=8.0, scale=10**12, permutations=64, shingle_size=3, terms=None):
-    """The selection of SPEC §6–§8 for texts the sanitizer leaves unchanged.
+    """The selection of spec §6–§8 for texts the sanitizer leaves unchanged.
 
     ``ranked``: candidate indices in fused order with their per-list ranks,
     ``[(i, bm25_rank, dense_rank), ...]`` (None: absent); ``dense``: the pool has a dense list;
-    ``texts``/``tokens`` by candidate index; ``terms``: the SPEC §4 tokenizer. A chunk whose
+    ``texts``/``tokens`` by candidate index; ``terms``: the spec §4 tokenizer. A chunk whose
     lines are all blank or the marker (surrounding whitespace allowed) is dropped as empty;
     the rest are deduplicated in fused order, valued
     ``floor(scale·(r/r_best)^power·(1 − λ·overlap) + 0.5)`` with ``r = Σ 1/(k + rank)``, and

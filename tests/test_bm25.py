@@ -1,4 +1,4 @@
-"""ckn.bm25: Okapi BM25 with the Lucene IDF (SPEC §5)."""
+"""ckn.bm25: Okapi BM25 with the Lucene IDF (spec §5)."""
 
 import math
 import random
@@ -124,7 +124,7 @@ def test_large_pool_matches_reference():
 
 def test_matches_bm25s_lucene_up_to_its_constant_factor():
     # bm25s "lucene" follows Lucene >= 8, which drops the constant (k1 + 1) from the numerator;
-    # SPEC §5 keeps it. Same ranking, scores differ by exactly that factor.
+    # spec §5 keeps it. Same ranking, scores differ by exactly that factor.
     bm25s = pytest.importorskip("bm25s")
     rnd = random.Random(11)
     vocab = [f"w{i}" for i in range(30)]

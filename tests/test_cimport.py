@@ -65,7 +65,7 @@ def test_minhash_kernels_through_cimport(consumer):
     overview = "General storage overview covering durable object sqlite alarm retry budget and unrelated background padding text."
     signatures, sim = consumer.minhash([terms(spec), terms(overview)], 64)
     hasher = ckn.minhash.MinHasher(64)
-    assert signatures[0][:4] == [352714083, 24494720, 424488535, 19920883]  # SPEC §12
+    assert signatures[0][:4] == [352714083, 24494720, 424488535, 19920883]  # spec §12
     assert signatures[0] == list(hasher.text_signature(spec))
     assert signatures[1] == list(hasher.text_signature(overview))
     assert sim == 0.03125

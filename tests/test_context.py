@@ -1,4 +1,4 @@
-"""Packed-context fences (SPEC §10): deterministic, and unforgeable by any chunk text or id."""
+"""Packed-context fences (spec §10): deterministic, and unforgeable by any chunk text or id."""
 
 import json
 import re

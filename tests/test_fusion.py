@@ -1,4 +1,4 @@
-"""ckn.fusion: rank positions, weighted RRF and the fused-order tie rule (SPEC §5)."""
+"""ckn.fusion: rank positions, weighted RRF and the fused-order tie rule (spec §5)."""
 
 import math
 
@@ -13,7 +13,7 @@ from ckn.similarity import cosine_scores
 from ckn.terms import terms
 from reference import fused_order_reference, rank_positions_reference, rrf_reference
 
-# The pack's synthetic worked example (SPEC §11), copied so tests never read ../shared.
+# The pack's synthetic worked example (spec §11), copied so tests never read ../shared.
 WORKED_QUERY = "durable object sqlite alarm retry budget"
 WORKED_QUERY_EMBEDDING = [0.85, 0.45, 0.25, 0.05]
 WORKED_CANDIDATES = [

@@ -279,7 +279,7 @@ def family_instance(family, n, seed):
             if rng.random() < 0.15:
                 values[i] = 0
     elif family == "pool":
-        # ckn pools: fused order, values a few thousand and nearly equal (SPEC §8).
+        # ckn pools: fused order, values a few thousand and nearly equal (spec §8).
         rrf = sorted((1 / (60 + a) + 1 / (60 + rng.randint(1, n)) for a in range(1, n + 1)),
                      reverse=True)
         values = [int(r * (1 - 0.35 * rng.choice([0, 0, rng.random()])) * 100_000 + 0.5)

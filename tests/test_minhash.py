@@ -1,4 +1,4 @@
-"""ckn.minhash: SPEC §7 vectors, metamorphic properties, oracles (tests/reference.py), errors."""
+"""ckn.minhash: spec §7 vectors, metamorphic properties, oracles (tests/reference.py), errors."""
 
 import array
 import math
@@ -48,7 +48,7 @@ from reference import (
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Texts copied from SPEC §11's worked_example.json (tests must not read /work/shared).
+# Texts copied from spec §11's worked_example.json (tests must not read /work/shared).
 ALARM_RETRY_SPEC = (
     "Durable Object SQLite storage alarms retry up to six times with exponential backoff "
     "under a strict cpu budget."
@@ -82,7 +82,7 @@ WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "durable", "東京", "ß",
 SHINGLES = st.lists(st.integers(0, PRIME - 1), max_size=60)
 
 
-# --- SPEC §12 test vectors -------------------------------------------------------------------
+# --- spec §12 test vectors -------------------------------------------------------------------
 
 def test_spec_vector_fnv1a64():
     assert fnv1a64("durable") == 0xA26817D891FF02E8

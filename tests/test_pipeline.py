@@ -35,7 +35,7 @@ def test_worked_example_receipt_field_for_field():
 def test_worked_example_diagnostics():
     chunks = {c.id: c for c in ckn.pack(ckn.example_pool()).chunks}
     overview, spec = chunks["chunk.bloated-overview"], chunks["chunk.alarm-retry-spec"]
-    # The exact RRF tie of SPEC §5, broken by the lexical rank.
+    # The exact RRF tie of spec §5, broken by the lexical rank.
     assert overview.rrf_score == spec.rrf_score == 1 / 61 + 1 / 62
     assert (overview.fused_rank, overview.bm25_rank) == (1, 1)
     assert (spec.fused_rank, spec.bm25_rank) == (2, 2)
@@ -52,7 +52,7 @@ def test_worked_example_diagnostics():
         r = 1 / (k + c.bm25_rank) + 1 / (k + c.dense_rank)
         assert c.value == math.floor(scale * (r / (2 / (k + 1))) ** p * (1 - 0.35 * c.overlap) + 0.5)
         assert c.adjusted_utility == c.rrf_score * (1 - 0.35 * c.overlap)
-    # SPEC §11: the unpenalised sum of the selected pair is 0.063773; overlaps remove a little.
+    # spec §11: the unpenalised sum of the selected pair is 0.063773; overlaps remove a little.
     assert spec.overlap == 0.03125
 
 

@@ -19,7 +19,7 @@ from ckn.scanner import TermHashes, scan, term_counts, text_hashes
 from ckn.terms import terms
 from simd_paths import SIMD_LEVELS, json_with_env
 
-# Characters that exercise every branch of SPEC §4: ASCII word/non-word, `_`, digits, CJK
+# Characters that exercise every branch of spec §4: ASCII word/non-word, `_`, digits, CJK
 # (Han, Hiragana, Katakana, halfwidth Katakana, extension B, compatibility ideographs),
 # fullwidth forms, ligatures, superscripts, invisible characters, combining marks, ß, Turkish
 # İ/ı, Greek sigma, Hangul, Arabic-Indic digits, emoji + ZWJ, surrogates, Unicode Tags.

@@ -1,4 +1,4 @@
-"""ckn.similarity: cosine over lists, tuples, array.array, memoryview and numpy (SPEC §5)."""
+"""ckn.similarity: cosine over lists, tuples, array.array, memoryview and numpy (spec §5)."""
 
 import array
 import math

@@ -1,4 +1,4 @@
-"""ckn.terms.terms (SPEC §4): NFKC, invisible characters, casefold, \\w+, CJK bigrams."""
+"""ckn.terms.terms (spec §4): NFKC, invisible characters, casefold, \\w+, CJK bigrams."""
 
 import pytest
 from hypothesis import given

@@ -2,7 +2,7 @@
 
 Nothing here imports ckn at module level and nothing reuses ckn's internals or its own test
 oracles (``tests/reference.py``): the brute-force enumeration, the BM25, the rank/RRF/fused
-order and the exact Jaccard below are written from SPEC §5, §7 and §8 alone. ckn is reached only
+order and the exact Jaccard below are written from spec §5, §7 and §8 alone. ckn is reached only
 through its public functions, passed in (so that ``test_harness.py`` can plant a broken one).
 """
 
@@ -58,7 +58,7 @@ def brute_force(weights: Sequence[int], values: Sequence[int], budget: int):
     """Every subset, by enumeration (n ≤ ~20).
 
     Returns ``(best_value, fewest_weight, choice, n_optimal)`` where ``choice`` is the tuple of
-    indices SPEC §8 demands: among subsets of maximum value, those of fewest total weight, and
+    indices spec §8 demands: among subsets of maximum value, those of fewest total weight, and
     among them the lexicographically greatest indicator vector (x_0, x_1, ...), i.e. the one
     that keeps the highest-ranked items. ``n_optimal`` counts the maximum-value subsets.
     """
@@ -106,7 +106,7 @@ def check_knapsack(inst: Instance, *, solver: Callable | None = None, ilp: bool 
     2. Under the memory caps ``MEMORY_CAPS`` (``max_memory=0``: no DP fits, branch and bound)
        ckn chooses the identical items, or says it gave up (a CknMemoryError naming the
        ``max_memory`` that would help: counted, not a mismatch).
-    3. n ≤ ``enumerate_up_to``: ckn's choice is exactly the SPEC §8 tie-rule choice among all
+    3. n ≤ ``enumerate_up_to``: ckn's choice is exactly the spec §8 tie-rule choice among all
        subsets (optimum, then fewest tokens, then lexicographic by rank).
     4. CBC's ILP optimum: its own selection is feasible and its recomputed value equals ckn's.
     5. n > ``enumerate_up_to``: a second ILP (fewest tokens reaching that value) confirms ckn's
@@ -325,7 +325,7 @@ def save_failure(inst: Instance, rec: dict, directory: Path | str | None = None)
 
 def bm25_reference(documents: Sequence[Sequence[str]], query: Sequence[str], *,
                    k1: float = 1.5, b: float = 0.75) -> list[float]:
-    """SPEC §5 BM25 written out directly: O(N · |q| · |d|), no shortcuts."""
+    """spec §5 BM25 written out directly: O(N · |q| · |d|), no shortcuts."""
     N = len(documents)
     if N == 0:
         return []
@@ -395,7 +395,7 @@ def check_bm25_hand(bm25: Callable | None = None, terms: Callable | None = None)
 
 
 def _bm25s_scores(docs: list[list[str]], query: list[str], k1: float, b: float) -> list[float]:
-    """bm25s (method="lucene", float64) on pre-tokenised input, rescaled to SPEC §5.
+    """bm25s (method="lucene", float64) on pre-tokenised input, rescaled to spec §5.
 
     Read from bm25s/scoring.py (0.2.x/0.3.x): its Lucene IDF is ln(1 + (N − df + 0.5)/(df + 0.5))
     (the same), but its Lucene term part is f / (f + k1·(1 − b + b·|d|/avgdl)) without the
@@ -502,7 +502,7 @@ def rrf_reference(rb, rd, *, k: float = 60, w_bm25: float = 1.0, w_dense: float 
 
 
 def fused_order_reference(rrf, rb, rd) -> list[int]:
-    """Position of i = number of candidates that precede it under SPEC §5's rule."""
+    """Position of i = number of candidates that precede it under spec §5's rule."""
     n = len(rrf)
     rd = rd if rd is not None else [None] * n
 
@@ -622,7 +622,7 @@ def _mix64(z: int) -> int:
 
 
 def shingle_set(term_list: Sequence[str], size: int = 3) -> set[int]:
-    """SPEC §7's shingle hashes (x = s mod p) of a term list, from the spec's words alone."""
+    """spec §7's shingle hashes (x = s mod p) of a term list, from the spec's words alone."""
     if not term_list:
         return set()
     hashes = [_fnv1a64(t.encode("utf-8")) for t in term_list]
@@ -670,7 +670,7 @@ def check_minhash(seed: int, pairs: int = 2000, *, permutations: int = 64,
     Pass criteria: |mean bias| < 0.01; share of estimates outside J ± 3σ, σ = sqrt(J(1−J)/P),
     below 1% (where σ = 0, at J = 0 or 1, any deviation counts as outside); no wrong
     near-duplicate decision for a pair whose exact Jaccard is ≥ 0.3 away from the threshold.
-    For text pairs ckn's ``text_shingles`` must equal this module's SPEC §7 shingle hashes.
+    For text pairs ckn's ``text_shingles`` must equal this module's spec §7 shingle hashes.
     """
     mh = minhash_module
     if mh is None:

@@ -150,7 +150,7 @@ def solve_min_weight(weights, values, budget: int, target: int, *,
     """Minimise Σ weights subject to Σ values ≥ target and Σ weights ≤ budget.
 
     With ``target`` the optimum this finds the fewest tokens any optimal subset can have, the
-    first tie rule of SPEC §8, at sizes where enumeration is out of reach.
+    first tie rule of spec §8, at sizes where enumeration is out of reach.
     """
     import pulp
 

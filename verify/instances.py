@@ -13,7 +13,7 @@ Shapes (``KINDS``), cycled by index so every run covers each of them:
 * ``ties``           weights and values from tiny sets, duplicated items: many optimal subsets
 * ``zeros``          zero weights, zero values and zero/zero items mixed into uncorrelated ones
 * ``edges``          budget 0, items weighing exactly the budget, items heavier than it
-* ``pipeline``       values are ckn's scaled adjusted utilities of a random pool (SPEC §8)
+* ``pipeline``       values are ckn's scaled adjusted utilities of a random pool (spec §8)
 
 Sizes: n from 0 to 300 (about a third with n <= 16 so that the tie rules can be checked by
 enumeration), weight ranges R from 5 to 50,000, budgets from 0 to 50,000.

@@ -1,4 +1,4 @@
-"""MinHash estimates (SPEC §7) vs exact Jaccard over random pairs spread across [0, 1]."""
+"""MinHash estimates (spec §7) vs exact Jaccard over random pairs spread across [0, 1]."""
 
 import pytest
 
@@ -8,7 +8,7 @@ from verify.checks import check_minhash, shingle_set  # noqa: E402
 
 
 def test_spec_test_vectors_through_independent_shingles():
-    # SPEC §12: shingle hash of "durable object sqlite" is x = 1689487649.
+    # spec §12: shingle hash of "durable object sqlite" is x = 1689487649.
     assert shingle_set(["durable", "object", "sqlite"]) == {1689487649}
     assert shingle_set([]) == set()
     assert len(shingle_set(["a", "b"])) == 1  # fewer terms than the shingle size: one shingle

@@ -1,4 +1,4 @@
-"""Ranks, RRF scores and fused order (SPEC §5) against straightforward reference code."""
+"""Ranks, RRF scores and fused order (spec §5) against straightforward reference code."""
 
 from ckn.fusion import fused_order, rank_positions, reciprocal_rank_fusion
 from verify.checks import check_rrf, fused_order_reference, rank_reference, rrf_reference

@@ -1,4 +1,4 @@
-"""SPEC §8 tie rules by enumeration: max value, then fewest tokens, then keep higher-ranked items."""
+"""spec §8 tie rules by enumeration: max value, then fewest tokens, then keep higher-ranked items."""
 
 import itertools
 

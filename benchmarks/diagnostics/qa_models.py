@@ -166,7 +166,7 @@ def collect(args) -> list[dict]:
 # ---------------------------------------------------------------- simulation
 
 def choose(f: dict, model, budget: int) -> list[int]:
-    """Survivor positions the model's knapsack selects (as ckn.pack would, SPEC §8)."""
+    """Survivor positions the model's knapsack selects (as ckn.pack would, spec §8)."""
     from ckn.knapsack import solve
 
     fn, scale = model

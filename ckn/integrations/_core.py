@@ -48,7 +48,7 @@ def _vector(values) -> list[float]:
 
 def build_pool(ids: Sequence, texts: Sequence[str], embeddings: Sequence | None,
                query: str, query_embedding, count_tokens: TokenCounter) -> dict:
-    """The ckn pool (SPEC §3) of the documents: ``tokens`` by ``count_tokens`` of each text;
+    """The ckn pool (spec §3) of the documents: ``tokens`` by ``count_tokens`` of each text;
     embeddings only with a query embedding (an absent one leaves the document out of the dense
     list)."""
     candidates = []

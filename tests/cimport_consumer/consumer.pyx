@@ -85,7 +85,7 @@ def minhash(list texts, Py_ssize_t permutations):
 
 
 def ascii_term_hashes(bytes text):
-    """SPEC §4 term hashes of a pure-ASCII text, scanned inside ``with nogil``."""
+    """spec §4 term hashes of a pure-ASCII text, scanned inside ``with nogil``."""
     cdef Py_ssize_t n = len(text), count
     cdef const unsigned char* data = <const unsigned char*><char*>text
     cdef hash_t* out = <hash_t*>malloc(max(scanner_ascii_max_terms(n), 1) * sizeof(hash_t))
