@@ -25,9 +25,13 @@ from ckn._rule_formula import (FALSE, MAX_LITERAL, MAX_PIECES, TABLE_PATH, TRUE,
                                load_parts, load_phrase_tables, load_table, part_facts, part_key,
                                pattern_key, program, program_for, required, starts, starts_for,
                                table, unicode_table)
+
 from ckn.sanitize_eval import _typical_lines
 from ckn.sanitizer import RULES, scan_line
 from corpora import PROSE, rule_and_corpus_lines
+
+# The derivation checks of the shipped rule formulas: a long sweep, run by `pytest -m slow`.
+pytestmark = pytest.mark.slow
 
 _rulefilter = pytest.importorskip("ckn._rulefilter")
 LiteralFormula, LiteralIndex = _rulefilter.LiteralFormula, _rulefilter.LiteralIndex
