@@ -1,20 +1,26 @@
 """Compiled line scorer of the sanitizer (see ``tools/sanitizer_reference.py`` for the same steps in Python).
 
-``SanitizePass(texts, model)`` reads the texts' own buffers and, without the GIL, cuts each into
-segments at every line boundary, folds each code point (compatibility forms, case, invisible and
-Tag characters, look-alikes, leet), finds the lexicon's concepts with a trie, and for a segment
-with at least two concepts sums int32 feature weights; it also checks the structural table.
+``SanitizePass(model, texts)`` reads the texts' own buffers (PyUnicode kinds 1, 2 and 4) and,
+without the GIL, cuts each into segments at every line boundary, folds each code point through
+the weights file's fold table (NFKC, casefold, accents, invisible and Tag characters,
+look-alikes), checks the structural table, finds the lexicon's concepts with a trie, and for a
+segment with at least two concepts sums int32 feature weights (:func:`features`).
 O(total length); per segment linear in its length (at most 64 concept hits, pairs within 6).
 """
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memset
+
+from array import array
 
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
 from ckn.typedefs cimport CKN_ENOMEM, CKN_OK
 
 cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    bint PyUnicode_IS_ASCII(object o)
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
 cdef enum:
     MIN_HITS = 2
@@ -22,6 +28,16 @@ cdef enum:
     PAIR_WINDOW = 6
     N_SHAPE = 18
     WORD_BITS = 15
+    MAX_FOLD = 31                  # longest run one code point folds to (checked on load)
+    PAGES = 0x1100                 # fold table pages of 256 code points
+    # ASCII classes (table ``ascii_class``)
+    C_WORD = 1
+    C_SENT = 2
+    C_QUOTE = 4
+    C_CODE = 8
+    C_LATIN = 16                   # a-z (after folding)
+    C_LEET = 32                    # 0 1 3 4 5 7 @ $
+    C_SKIP = 64                    # skipped before a line-start structural entry
 
 
 cdef struct model_t:
@@ -40,26 +56,33 @@ cdef struct model_t:
     const uint8_t* sanywhere
     Py_ssize_t n_struct
     uint64_t first_mask[2]         # ASCII first characters of the "anywhere" entries
+    const int32_t* fold_page       # code point >> 8 -> block, or -1 (no code point of it folds)
+    const int32_t* fold_block      # block * 256 + (c & 255) -> pool offset << 5 | length, or -1
+    const uint32_t* fold_pool
+    uint8_t ascii_fold[128]
+    uint8_t ascii_class[128]
+    uint8_t ascii_leet[128]        # the letter a leet character reads as next to a letter, or 0
+
+
+cdef struct shape_t:
+    Py_ssize_t n_words
+    Py_ssize_t code                # code characters = ( ) { } [ ] ; < > _ | \ / #
+    Py_ssize_t pipes
+    bint colon_end
+    bint question
+    bint quote
 
 
 cdef struct scratch_t:
-    uint32_t* raw
-    uint32_t* chars
+    uint32_t* raw                  # folded code points of the segment
+    uint32_t* chars                # its word characters, concatenated
     uint8_t* flags
     uint8_t* chain
     int32_t* stamp
     int32_t* feats
-    Py_ssize_t cap
+    Py_ssize_t cap                 # room of raw, chars, flags, chain (code points)
     int32_t line_id
-    bint saw_tag                  # a Tag character (U+E0000..U+E007F) was folded
-
-
-cdef inline bint invisible(uint32_t c) noexcept nogil:
-    return (c == 0xAD or c == 0x34F or c == 0x61C or c == 0x115F or c == 0x1160 or c == 0x17B4
-            or c == 0x17B5 or 0x180B <= c <= 0x180F or 0x200B <= c <= 0x200F or 0x202A <= c <= 0x202E
-            or 0x2060 <= c <= 0x206F or c == 0x3164 or 0xFE00 <= c <= 0xFE0F or c == 0xFEFF
-            or c == 0xFFA0 or 0x1BCA0 <= c <= 0x1BCA3 or 0x1D173 <= c <= 0x1D17A
-            or 0xE0000 <= c <= 0xE001F or c == 0xE007F or 0xE0100 <= c <= 0xE01EF)
+    bint saw_tag                   # a Tag character (U+E0000..U+E007F) was folded
 
 
 cdef inline bint wide(uint32_t c) noexcept nogil:
@@ -80,126 +103,6 @@ cdef inline bint word_char(uint32_t c) noexcept nogil:
                 or 0x1F000 <= c <= 0x1FAFF)
 
 
-cdef inline uint32_t rd(int kind, const void* d, Py_ssize_t i) noexcept nogil:
-    if kind == 1:
-        return (<const uint8_t*>d)[i]
-    if kind == 2:
-        return (<const uint16_t*>d)[i]
-    return (<const uint32_t*>d)[i]
-
-
-cdef inline uint32_t lower1(uint32_t c) noexcept nogil:
-    """Compatibility forms and case of one code point (first code point of a ligature)."""
-    if c < 0x80:
-        return c + 32 if 0x41 <= c <= 0x5A else c
-    if 0xFF01 <= c <= 0xFF5E:
-        c -= 0xFEE0
-        return c + 32 if 0x41 <= c <= 0x5A else c
-    if c == 0xA0 or c == 0x3000 or 0x2000 <= c <= 0x200A:
-        return 0x20
-    if c <= 0xDE:
-        return c + 32 if (c >= 0xC0 and c != 0xD7) else c
-    if c == 0xDF or c == 0x17F:
-        return 0x73
-    if c <= 0x17F:
-        if c == 0x130:
-            return 0x69
-        if c == 0x178:
-            return 0xFF
-        if (0x100 <= c <= 0x12F or 0x132 <= c <= 0x137 or 0x14A <= c <= 0x177) and c % 2 == 0:
-            return c + 1
-        if (0x139 <= c <= 0x148 or 0x179 <= c <= 0x17E) and c % 2 == 1:
-            return c + 1
-        return c
-    if 0x391 <= c <= 0x3A9 and c != 0x3A2:
-        return c + 32
-    if c == 0x3C2:
-        return 0x3C3
-    if 0x410 <= c <= 0x42F:
-        return c + 32
-    if 0x400 <= c <= 0x40F:
-        return c + 80
-    if (0x1E00 <= c <= 0x1E95 or 0x1EA0 <= c <= 0x1EFF) and c % 2 == 0:
-        return c + 1
-    if 0x1D400 <= c <= 0x1D6A3:
-        return 0x61 + (c - 0x1D400) % 52 % 26
-    if 0x1D7CE <= c <= 0x1D7FF:
-        return 0x30 + (c - 0x1D7CE) % 10
-    if 0x24B6 <= c <= 0x24CF:
-        return 0x61 + c - 0x24B6
-    if 0x24D0 <= c <= 0x24E9:
-        return 0x61 + c - 0x24D0
-    if 0xFB00 <= c <= 0xFB06:
-        return 0x73 if c >= 0xFB05 else 0x66
-    return c
-
-
-cdef inline int fold_cp(uint32_t c, uint32_t* out) noexcept nogil:
-    """The folded code points of one code point (0 to 3): Tag characters decode to lower-case
-    ASCII, invisible ones are dropped, then :func:`lower1`, the ß/ligature expansions, look-alikes."""
-    if 0xE0020 <= c <= 0xE007E:
-        c -= 0xE0000
-        out[0] = c + 32 if 0x41 <= c <= 0x5A else c
-        return 1
-    if c >= 0xAD and invisible(c):
-        return 0
-    if c == 0xDF:
-        out[0] = 0x73
-        out[1] = 0x73
-        return 2
-    if 0xFB00 <= c <= 0xFB06:
-        if c >= 0xFB05:
-            out[0] = 0x73
-            out[1] = 0x74
-            return 2
-        out[0] = 0x66
-        out[1] = 0x66 if c == 0xFB00 else 0x69 if c == 0xFB01 else 0x6C if c == 0xFB02 else 0x66
-        if c <= 0xFB02:
-            return 2
-        out[2] = 0x69 if c == 0xFB03 else 0x6C
-        return 3
-    out[0] = confusable(lower1(c))
-    return 1
-
-
-cdef inline uint32_t confusable(uint32_t c) noexcept nogil:
-    if c < 0x131 or c > 0x57D:
-        return c
-    if c == 0x430 or c == 0x3B1 or c == 0x251: return 0x61
-    if c == 0x435: return 0x65
-    if c == 0x43E or c == 0x3BF: return 0x6F
-    if c == 0x440 or c == 0x3C1: return 0x70
-    if c == 0x441: return 0x63
-    if c == 0x443: return 0x79
-    if c == 0x445 or c == 0x3C7: return 0x78
-    if c == 0x456 or c == 0x3B9 or c == 0x131: return 0x69
-    if c == 0x458: return 0x6A
-    if c == 0x455: return 0x73
-    if c == 0x501: return 0x64
-    if c == 0x4BB: return 0x68
-    if c == 0x4CF: return 0x6C
-    if c == 0x3BA: return 0x6B
-    if c == 0x3BD: return 0x76
-    if c == 0x3C5 or c == 0x57D: return 0x75
-    if c == 0x261: return 0x67
-    if c == 0x578: return 0x6E
-    return c
-
-
-cdef inline uint32_t leet(uint32_t c) noexcept nogil:
-    if c == 0x30: return 0x6F
-    if c == 0x31: return 0x69
-    if c == 0x33: return 0x65
-    if c == 0x34 or c == 0x40: return 0x61
-    if c == 0x35 or c == 0x24: return 0x73
-    if c == 0x37: return 0x74
-    return 0
-
-
-cdef inline bint latin(uint32_t c) noexcept nogil:
-    return 0x61 <= c <= 0x7A
-
-
 cdef inline bint sent_char(uint32_t c) noexcept nogil:
     return (c == 0x2E or c == 0x21 or c == 0x3F or c == 0x3B or c == 0x3A or c == 0x3002 or c == 0x964
             or c == 0x965 or c == 0x61F or c == 0x6D4)
@@ -214,6 +117,101 @@ cdef inline bint code_char(uint32_t c) noexcept nogil:
     return (c == 0x3D or c == 0x28 or c == 0x29 or c == 0x7B or c == 0x7D or c == 0x5B or c == 0x5D
             or c == 0x3B or c == 0x3C or c == 0x3E or c == 0x5F or c == 0x7C or c == 0x5C or c == 0x2F
             or c == 0x23)
+
+
+cdef inline uint32_t leet(uint32_t c) noexcept nogil:
+    if c == 0x30: return 0x6F
+    if c == 0x31: return 0x69
+    if c == 0x33: return 0x65
+    if c == 0x34 or c == 0x40: return 0x61
+    if c == 0x35 or c == 0x24: return 0x73
+    if c == 0x37: return 0x74
+    return 0
+
+
+cdef inline bint boundary(uint32_t c) noexcept nogil:
+    return (c == 0x0A or c == 0x0D or c == 0x0B or c == 0x0C or c == 0x1C or c == 0x1D or c == 0x1E
+            or c == 0x85 or c == 0x2028 or c == 0x2029)
+
+
+cdef inline uint32_t rd(int kind, const void* d, Py_ssize_t i) noexcept nogil:
+    if kind == 1:
+        return (<const uint8_t*>d)[i]
+    if kind == 2:
+        return (<const uint16_t*>d)[i]
+    return (<const uint32_t*>d)[i]
+
+
+cdef inline int fold_cp(const model_t* m, uint32_t c, uint32_t* out) noexcept nogil:
+    """The folded code points of ``c`` (0 to MAX_FOLD of them) into ``out``; their number."""
+    cdef int32_t page, v
+    cdef int n
+    if c < 0x80:
+        out[0] = m.ascii_fold[c]
+        return 1
+    page = m.fold_page[c >> 8] if c < 0x110000 else -1
+    v = m.fold_block[(page << 8) | (c & 0xFF)] if page >= 0 else -1
+    if v < 0:
+        out[0] = c
+        return 1
+    for n in range(v & 31):
+        out[n] = m.fold_pool[(v >> 5) + n]
+    return v & 31
+
+
+cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
+    """Room for ``need`` folded code points in every per-character buffer; False: out of memory."""
+    cdef Py_ssize_t cap = s.cap
+    cdef void* p
+    if need <= cap:
+        return True
+    while cap < need:
+        cap = 2 * cap + MAX_FOLD
+    p = realloc(s.raw, 4 * (cap + 8))
+    if p == NULL:
+        return False
+    s.raw = <uint32_t*>p
+    p = realloc(s.chars, 4 * (cap + 8))
+    if p == NULL:
+        return False
+    s.chars = <uint32_t*>p
+    p = realloc(s.flags, cap + 8)
+    if p == NULL:
+        return False
+    s.flags = <uint8_t*>p
+    p = realloc(s.chain, cap + 8)
+    if p == NULL:
+        return False
+    s.chain = <uint8_t*>p
+    p = realloc(s.feats, 4 * (2 * cap + 64 + MAX_HITS * (4 + PAIR_WINDOW)))
+    if p == NULL:
+        return False
+    s.feats = <int32_t*>p
+    s.cap = cap
+    return True
+
+
+cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, int kind, const void* data, bint ascii,
+                             Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """data[a:b] folded into ``s.raw``; the number of code points, or -1 when out of memory."""
+    cdef Py_ssize_t i, nr = 0
+    cdef const uint8_t* d8
+    cdef uint32_t c
+    if ascii:
+        if not reserve(s, b - a):
+            return -1
+        d8 = <const uint8_t*>data
+        for i in range(a, b):
+            s.raw[i - a] = m.ascii_fold[d8[i]]
+        return b - a
+    for i in range(a, b):
+        if nr + MAX_FOLD > s.cap and not reserve(s, nr + MAX_FOLD):
+            return -1
+        c = rd(kind, data, i)
+        if 0xE0000 <= c <= 0xE007F:
+            s.saw_tag = True
+        nr += fold_cp(m, c, s.raw + nr)
+    return nr
 
 
 cdef inline int32_t trie_next(const model_t* m, int32_t node, uint32_t c) noexcept nogil:
@@ -241,48 +239,79 @@ cdef inline void add(scratch_t* s, int32_t* nf, int32_t f) noexcept nogil:
         nf[0] += 1
 
 
-cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* data, Py_ssize_t a,
-                        Py_ssize_t b, int64_t* score) noexcept nogil:
-    """Score of the segment data[a:b] (reference: ``features`` + ``score``) into ``score``; False
-    (not scored) when it has fewer than MIN_HITS concept hits."""
-    cdef Py_ssize_t i, j, nr = 0, nc = 0, n_words = 0, nh = 0, code = 0, pipes = 0
-    cdef uint32_t c, l
+cdef Py_ssize_t stream(const model_t* m, scratch_t* s, Py_ssize_t nr, shape_t* sh) noexcept nogil:
+    """Reference ``fold_points`` (leet) + ``stream``: the word characters of ``s.raw[:nr]`` into
+    ``s.chars`` with their flags, and the shape counts into ``sh``; the number of characters."""
+    cdef Py_ssize_t i, nc = 0
+    cdef uint32_t c, l, last_nonspace = 0
+    cdef uint8_t f, cls
     cdef bint w, prev_word = False, prev_wide = False, sep_sent = True, inq = False
-    cdef bint initial_done = False, question = False, quote = False, ok
-    cdef uint32_t last_nonspace = 0
-    cdef uint8_t f
-    cdef int32_t hc[MAX_HITS]
-    cdef uint8_t hf[MAX_HITS]
-    cdef int32_t used[MAX_HITS]
-    cdef Py_ssize_t nu = 0
-    cdef int32_t k = m.k, node, nf = 0, con, base
-    cdef uint32_t hsh, prev = 0
-    cdef Py_ssize_t chained = 0
-    cdef int64_t total = 0
-    # 1. fold
-    for i in range(a, b):
-        c = rd(kind, data, i)
-        if c >= 0xE0000 and c <= 0xE007F:
-            s.saw_tag = True
-        nr += fold_cp(c, s.raw + nr)
-    # 2. stream
+    cdef bint initial_done = False
+    cdef const uint32_t* raw = s.raw
     for i in range(nr):
-        c = s.raw[i]
-        l = leet(c)
-        if l != 0 and ((i > 0 and latin(s.raw[i - 1])) or (i + 1 < nr and latin(s.raw[i + 1]))):
-            c = l
+        c = raw[i]
+        if c < 0x80:
+            cls = m.ascii_class[c]
+            if cls & C_LEET and ((i > 0 and raw[i - 1] < 0x80 and m.ascii_class[raw[i - 1]] & C_LATIN)
+                                 or (i + 1 < nr and raw[i + 1] < 0x80
+                                     and m.ascii_class[raw[i + 1]] & C_LATIN)):
+                c = m.ascii_leet[c]
+                cls = m.ascii_class[c]
+            w = False
+            if cls & C_WORD:
+                if not prev_word or prev_wide:
+                    f = 1
+                    if sep_sent:
+                        f |= 4
+                    if not initial_done and not (0x30 <= c <= 0x39):
+                        f |= 16
+                        initial_done = True
+                    if nc > 0 and prev_wide:
+                        s.flags[nc - 1] |= 2
+                    sh.n_words += 1
+                    sep_sent = False
+                else:
+                    f = 0
+                if inq:
+                    f |= 8
+                s.chars[nc] = c
+                s.flags[nc] = f
+                nc += 1
+                prev_word = True
+                prev_wide = False
+            else:
+                if prev_word and nc > 0:
+                    s.flags[nc - 1] |= 2
+                prev_word = False
+                prev_wide = False
+                if cls:
+                    if cls & C_SENT:
+                        sep_sent = True
+                    if cls & C_QUOTE:
+                        sh.quote = True
+                        if c == 0x22:
+                            inq = not inq
+                    if c == 0x3F:
+                        sh.question = True
+                    if cls & C_CODE:
+                        sh.code += 1
+                        if c == 0x7C:
+                            sh.pipes += 1
+            if c != 0x20 and c != 0x09:
+                last_nonspace = c
+            continue
         if word_char(c):
             w = wide(c)
             if not prev_word or w or prev_wide:
                 f = 1
                 if sep_sent:
                     f |= 4
-                if not initial_done and not (0x30 <= c <= 0x39):
+                if not initial_done:
                     f |= 16
                     initial_done = True
                 if nc > 0 and (w or prev_wide):
                     s.flags[nc - 1] |= 2
-                n_words += 1
+                sh.n_words += 1
                 sep_sent = False
             else:
                 f = 0
@@ -301,65 +330,103 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
             if sent_char(c):
                 sep_sent = True
             if quote_char(c):
-                quote = True
-            if c == 0x22 or c == 0x201C or c == 0x201D:
+                sh.quote = True
+            if c == 0x201C or c == 0x201D:
                 inq = not inq
             elif c == 0x201E or c == 0xAB or c == 0x300C or c == 0x300E:
                 inq = True
             elif c == 0xBB or c == 0x300D or c == 0x300F:
                 inq = False
-            if c == 0x3F:
-                question = True
-            if code_char(c):
-                code += 1
-            if c == 0x7C:
-                pipes += 1
-        if c != 0x20 and c != 0x09:
-            last_nonspace = c
+        last_nonspace = c
     if nc > 0:
         s.flags[nc - 1] |= 2
-    if n_words == 0:
-        return False
-    # 3. concepts
-    for i in range(nc + 3):
-        s.chain[i] = 0
+    sh.colon_end = last_nonspace == 0x3A
+    return nc
+
+
+cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, int32_t* hc,
+                             uint8_t* hf) noexcept nogil:
+    """Reference ``hits``: the concept of each lexicon match in ``s.chars[:nc]`` into ``hc`` and
+    the flags of its start into ``hf`` (32: a chained start), at most MAX_HITS; their number."""
+    cdef Py_ssize_t i, j, nh = 0
+    cdef int32_t node, con
+    cdef uint32_t c
+    cdef bint ok
+    cdef const uint32_t* chars = s.chars
+    cdef const uint8_t* flags = s.flags
+    memset(s.chain, 0, nc + 3)
     for i in range(nc):
-        if not (s.flags[i] & 1 or s.chain[i]):
+        if not (flags[i] & 1 or s.chain[i]):
             continue
-        node = 0
-        j = i
-        while j < nc and nh < MAX_HITS:
-            c = s.chars[j]
-            if j == i and c < 128:
-                node = m.root[c]
-            elif j == i + 1 and c < 128 and s.chars[i] < 128:
-                node = m.level2[s.chars[i] * 128 + c]
+        c = chars[i]
+        if c < 128:
+            node = m.root[c]
+            if node < 0:
+                continue
+            if i + 1 < nc and chars[i + 1] < 128:
+                # two ASCII letters: one table look-up (most words stop here)
+                con = m.end_concept[node]
+                if con >= 0 and flags[i] & 1 and (m.end_whole[node] == 0 or flags[i] & 2):
+                    hc[nh] = con
+                    hf[nh] = flags[i]
+                    nh += 1
+                    s.chain[i + 1] = 1
+                    s.chain[i + 2] = 1
+                    s.chain[i + 3] = 1
+                    if nh == MAX_HITS:
+                        break
+                node = m.level2[c * 128 + chars[i + 1]]
+                if node < 0:
+                    continue
+                j = i + 1
             else:
-                node = trie_next(m, node, c)
+                j = i
+        else:
+            node = trie_next(m, 0, c)
+            if node < 0:
+                continue
+            j = i
+        while True:
+            con = m.end_concept[node]
+            if con >= 0:
+                if flags[i] & 1:
+                    ok = m.end_whole[node] == 0 or (flags[j] & 2) != 0
+                else:
+                    ok = j - i >= 2
+                if ok:
+                    hc[nh] = con
+                    hf[nh] = flags[i] if flags[i] & 1 else 32 | (flags[i] & 8)
+                    nh += 1
+                    s.chain[j + 1] = 1
+                    s.chain[j + 2] = 1
+                    s.chain[j + 3] = 1
+                    if nh == MAX_HITS:
+                        return nh
+            j += 1
+            if j >= nc:
+                break
+            node = trie_next(m, node, chars[j])
             if node < 0:
                 break
-            con = m.end_concept[node]
-            if s.flags[i] & 1:
-                ok = m.end_whole[node] == 0 or (s.flags[j] & 2) != 0
-            else:
-                ok = j - i >= 2
-            if con >= 0 and ok:
-                hc[nh] = con
-                hf[nh] = s.flags[i] if s.flags[i] & 1 else 32 | (s.flags[i] & 8)
-                chained += (s.flags[i] & 1) == 0
-                nh += 1
-                s.chain[j + 1] = 1
-                s.chain[j + 2] = 1
-                s.chain[j + 3] = 1
-            j += 1
         if nh == MAX_HITS:
             break
-    if nh < MIN_HITS:
-        return False
-    # 4. features
+    return nh
+
+
+cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32_t* hc,
+                      const uint8_t* hf, Py_ssize_t nh, const shape_t* sh) noexcept nogil:
+    """Reference ``features`` of a segment with at least MIN_HITS concept hits: the sum of the
+    weights of its distinct active features (the concept blocks, pairs, shape buckets, hashed
+    words and word pairs of ``s.chars[:nc]``)."""
+    cdef int32_t used[MAX_HITS]
+    cdef Py_ssize_t i, j, nu = 0, chained = 0
+    cdef int32_t k = m.k, nf = 0, base
+    cdef uint32_t hsh, prev = 0
+    cdef int64_t total = 0
     s.line_id += 1
     add(s, &nf, 0)
     for i in range(nh):
+        chained += (hf[i] & 32) != 0
         if hf[i] & 8:
             add(s, &nf, 1 + 3 * k + hc[i])
             continue
@@ -374,17 +441,17 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
         for j in range(i + 1, min(i + 1 + PAIR_WINDOW, nu)):
             add(s, &nf, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
     base = 1 + 4 * k + k * k
-    add(s, &nf, base + <int32_t>bucket(n_words, 3, 6, 11, 21, 41))
+    add(s, &nf, base + <int32_t>bucket(sh.n_words, 3, 6, 11, 21, 41))
     add(s, &nf, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
-    if last_nonspace == 0x3A:
+    if sh.colon_end:
         add(s, &nf, base + 12)
-    if question:
+    if sh.question:
         add(s, &nf, base + 13)
-    if quote:
+    if sh.quote:
         add(s, &nf, base + 14)
-    if code >= 4:
+    if sh.code >= 4:
         add(s, &nf, base + 15)
-    if pipes >= 2:
+    if sh.pipes >= 2:
         add(s, &nf, base + 16)
     if chained >= 2:
         add(s, &nf, base + 17)
@@ -400,66 +467,69 @@ cdef bint score_segment(const model_t* m, scratch_t* s, int kind, const void* da
             prev = hsh
     for i in range(nf):
         total += m.weights[s.feats[i]]
-    score[0] = total
+    return total
+
+
+cdef bint score_segment(const model_t* m, scratch_t* s, Py_ssize_t nr, int64_t* score) noexcept nogil:
+    """Score of the folded segment ``s.raw[:nr]`` into ``score``; False (not scored) when it has
+    fewer than MIN_HITS concept hits."""
+    cdef shape_t sh
+    cdef int32_t hc[MAX_HITS]
+    cdef uint8_t hf[MAX_HITS]
+    cdef Py_ssize_t nc, nh
+    memset(&sh, 0, sizeof(shape_t))
+    nc = stream(m, s, nr, &sh)
+    if sh.n_words == 0:
+        return False
+    nh = concept_hits(m, s, nc, hc, hf)
+    if nh < MIN_HITS:
+        return False
+    score[0] = features(m, s, nc, hc, hf, nh, &sh)
     return True
 
 
-cdef inline bint skippable(uint32_t c) noexcept nogil:
-    return c == 0x20 or c == 0x09 or (c >= 0xAD and invisible(c))
-
-
-cdef bint struct_at(const model_t* m, Py_ssize_t e, int kind, const void* data, Py_ssize_t i,
-                    Py_ssize_t b) noexcept nogil:
-    """Whether structural entry e matches data[i:b] (folded; spaces, tabs, invisibles skipped)."""
+cdef bint struct_at(const model_t* m, Py_ssize_t e, const uint32_t* raw, Py_ssize_t i,
+                    Py_ssize_t nr) noexcept nogil:
+    """Whether structural entry e matches the folded ``raw[i:nr]`` (spaces and tabs skipped)."""
     cdef Py_ssize_t p = m.soffsets[e], end = m.soffsets[e + 1]
-    cdef uint32_t c
     while p < end:
-        c = rd(kind, data, i) if i < b else 0
-        while i < b and skippable(c):
+        while i < nr and (raw[i] == 0x20 or raw[i] == 0x09):
             i += 1
-            c = rd(kind, data, i) if i < b else 0
-        if i >= b or confusable(lower1(c)) != m.spoints[p]:
+        if i >= nr or raw[i] != m.spoints[p]:
             return False
         i += 1
         p += 1
     return True
 
 
-cdef Py_ssize_t structural(const model_t* m, int kind, const void* data, Py_ssize_t a,
-                           Py_ssize_t b) noexcept nogil:
-    """Index of the first structural entry that matches data[a:b], or -1. Line-start entries are
-    tried after leading spaces, tabs, ``*``, ``>``, ``-``, backticks and quotes; the others anywhere
-    (only where the folded character is one of their first characters)."""
-    cdef Py_ssize_t start = a, e, i
+cdef Py_ssize_t structural(const model_t* m, const uint32_t* raw, Py_ssize_t nr) noexcept nogil:
+    """Index of the first structural entry that matches the folded segment ``raw[:nr]``, or -1.
+    Line-start entries are tried after leading spaces, tabs, ``*``, ``>``, ``-``, backticks and
+    quotes; the others anywhere (only where the character is one of their first characters)."""
+    cdef Py_ssize_t start = 0, e, i
     cdef uint32_t c
-    while start < b:
-        c = lower1(rd(kind, data, start))
-        if not (skippable(c) or c == 0x2A or c == 0x3E or c == 0x2D or c == 0x60 or c == 0x22 or c == 0x27):
-            break
+    while start < nr and raw[start] < 0x80 and m.ascii_class[raw[start]] & C_SKIP:
         start += 1
-    for e in range(m.n_struct):
-        if not m.sanywhere[e] and struct_at(m, e, kind, data, start, b):
-            return e
-    for i in range(a, b):
-        c = lower1(rd(kind, data, i))
+    if start < nr:
+        for e in range(m.n_struct):
+            if not m.sanywhere[e] and m.spoints[m.soffsets[e]] == raw[start] and struct_at(m, e, raw, start, nr):
+                return e
+    for i in range(nr):
+        c = raw[i]
         if c < 128 and (m.first_mask[c >> 6] >> (c & 63)) & 1:
             for e in range(m.n_struct):
-                if m.sanywhere[e] and m.spoints[m.soffsets[e]] == c and struct_at(m, e, kind, data, i, b):
+                if m.sanywhere[e] and m.spoints[m.soffsets[e]] == c and struct_at(m, e, raw, i, nr):
                     return e
     return -1
-
-
-cdef inline bint boundary(uint32_t c) noexcept nogil:
-    return (c == 0x0A or c == 0x0D or c == 0x0B or c == 0x0C or c == 0x1C or c == 0x1D or c == 0x1E
-            or c == 0x85 or c == 0x2028 or c == 0x2029)
 
 
 cdef struct pass_state:
     model_t model
     scratch_t scratch
-    const void** data             # text t: kinds[t], data[t], lengths[t]
+    const void** data             # text t: kinds[t], data[t], lengths[t], ascii[t]
     int* kinds
     Py_ssize_t* lengths
+    uint8_t* ascii
     Py_ssize_t n_texts
     int64_t* out                  # rows of 4: text, segment, score, structural entry (-1: none);
                                   # (text, -1, 0, -1): the text holds Tag characters
@@ -486,9 +556,26 @@ cdef bint append(pass_state* st, int64_t t, int64_t seg, int64_t sc, int64_t e) 
     return True
 
 
+cdef Py_ssize_t next_boundary(int kind, const void* d, Py_ssize_t i, Py_ssize_t b) noexcept nogil:
+    """Position of the first line boundary in d[i:b], or b."""
+    cdef const uint8_t* d8
+    cdef uint8_t c
+    if kind == 1:
+        d8 = <const uint8_t*>d
+        while i < b:
+            c = d8[i]
+            if c <= 0x1E and (c == 0x0A or c == 0x0D or c == 0x0B or c == 0x0C or c >= 0x1C) or c == 0x85:
+                return i
+            i += 1
+        return b
+    while i < b and not boundary(rd(kind, d, i)):
+        i += 1
+    return i
+
+
 cdef int run_state(void* p) noexcept nogil:
     cdef pass_state* st = <pass_state*>p
-    cdef Py_ssize_t t, i, b, seg_start, seg_no, e
+    cdef Py_ssize_t t, i, b, seg_start, seg_no, e, nr
     cdef int64_t sc = 0
     cdef bint scored
     cdef int kind
@@ -500,20 +587,24 @@ cdef int run_state(void* p) noexcept nogil:
         b = st.lengths[t]
         seg_start = 0
         seg_no = 0
-        i = 0
-        while i <= b:
-            if i == b or boundary(rd(kind, d, i)):
-                scored = score_segment(&st.model, &st.scratch, kind, d, seg_start, i, &sc)
-                e = structural(&st.model, kind, d, seg_start, i)
-                if e >= 0 or (scored and (st.all_scores or sc >= st.threshold)):
-                    if not append(st, t, seg_no, sc if scored else -(1 << 62), e):
-                        st.status = CKN_ENOMEM
-                        return CKN_ENOMEM
-                if i + 1 < b and rd(kind, d, i) == 0x0D and rd(kind, d, i + 1) == 0x0A:
-                    i += 1
-                seg_no += 1
-                seg_start = i + 1
-            i += 1
+        while True:
+            i = next_boundary(kind, d, seg_start, b)
+            nr = fold_segment(&st.model, &st.scratch, kind, d, st.ascii[t], seg_start, i)
+            if nr < 0:
+                st.status = CKN_ENOMEM
+                return CKN_ENOMEM
+            e = structural(&st.model, st.scratch.raw, nr)
+            scored = score_segment(&st.model, &st.scratch, nr, &sc)
+            if e >= 0 or (scored and (st.all_scores or sc >= st.threshold)):
+                if not append(st, t, seg_no, sc if scored else -(1 << 62), e):
+                    st.status = CKN_ENOMEM
+                    return CKN_ENOMEM
+            if i >= b:
+                break
+            if i + 1 < b and rd(kind, d, i) == 0x0D and rd(kind, d, i + 1) == 0x0A:
+                i += 1
+            seg_no += 1
+            seg_start = i + 1
         if st.scratch.saw_tag:
             st.scratch.saw_tag = False
             if not append(st, t, -1, 0, -1):
@@ -524,19 +615,62 @@ cdef int run_state(void* p) noexcept nogil:
 
 
 cdef class Model:
-    """The weights and trie as flat buffers (built once by ``ckn.sanitizer`` from the weights file)."""
+    """The weights, trie and fold table as flat buffers (built once by ``ckn.sanitizer`` from
+    the weights file, which it validates)."""
     cdef readonly object weights, tkeys, tvals, end_concept, end_whole, root, level2, spoints, soffsets
-    cdef readonly object sanywhere
+    cdef readonly object sanywhere, fold_page, fold_block, fold_pool
     cdef readonly int k
     cdef readonly long long threshold
 
     def __init__(self, int k, long long threshold, weights, tkeys, tvals, end_concept, end_whole,
-                 root, level2, spoints, soffsets, sanywhere):
+                 root, level2, spoints, soffsets, sanywhere, fold_keys, fold_offsets, fold_pool):
+        cdef const uint32_t[::1] keys = fold_keys
+        cdef const uint32_t[::1] offs = fold_offsets
+        cdef int32_t[::1] page
+        cdef int32_t[::1] block
+        cdef Py_ssize_t j, n_blocks = 0
+        cdef uint32_t c
         self.k, self.threshold = k, threshold
         self.weights, self.tkeys, self.tvals = weights, tkeys, tvals
         self.end_concept, self.end_whole = end_concept, end_whole
         self.root, self.level2 = root, level2
         self.spoints, self.soffsets, self.sanywhere = spoints, soffsets, sanywhere
+        self.fold_page = array("i", [-1]) * PAGES
+        page = self.fold_page
+        page[0] = 0                   # block 0 always exists (the ASCII look-up reads it)
+        n_blocks = 1
+        for j in range(keys.shape[0]):
+            if page[keys[j] >> 8] < 0:
+                page[keys[j] >> 8] = n_blocks
+                n_blocks += 1
+        self.fold_block = array("i", [-1]) * (256 * n_blocks)
+        block = self.fold_block
+        for j in range(keys.shape[0]):
+            c = keys[j]
+            block[(page[c >> 8] << 8) | (c & 0xFF)] = <int32_t>((offs[j] << 5) | (offs[j + 1] - offs[j]))
+        self.fold_pool = fold_pool
+
+    def fold(self, str text) -> str:
+        """``text`` folded code point by code point (the table only: no leet, no boundaries cut)."""
+        cdef model_t m
+        cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text), nr = 0
+        cdef int kind = PyUnicode_KIND(text)
+        cdef const void* d = PyUnicode_DATA(text)
+        cdef const int32_t[::1] page = self.fold_page
+        cdef const int32_t[::1] block = self.fold_block
+        cdef const uint32_t[::1] pool = self.fold_pool
+        cdef uint32_t* out = <uint32_t*>malloc(4 * (MAX_FOLD * n + 1))
+        if out == NULL:
+            raise MemoryError()
+        m.fold_page, m.fold_block, m.fold_pool = &page[0], &block[0], &pool[0]
+        for i in range(128):
+            m.ascii_fold[i] = pool[block[i] >> 5] if block[i] >= 0 else i
+        for i in range(n):
+            nr += fold_cp(&m, rd(kind, d, i), out + nr)
+        try:
+            return PyUnicode_FromKindAndData(4, out, nr)
+        finally:
+            free(out)
 
 
 cdef class SanitizePass:
@@ -546,30 +680,37 @@ cdef class SanitizePass:
     cdef pass_state st
     cdef ckn_pass p
     cdef object keep
-    cdef int32_t[::1] w
-    cdef uint64_t[::1] tk
-    cdef int32_t[::1] tv
-    cdef int32_t[::1] ec
-    cdef uint8_t[::1] ew
-    cdef int32_t[::1] r1
-    cdef int32_t[::1] r2
-    cdef uint32_t[::1] sp
-    cdef int64_t[::1] so
-    cdef uint8_t[::1] sa
+    cdef const int32_t[::1] w
+    cdef const uint64_t[::1] tk
+    cdef const int32_t[::1] tv
+    cdef const int32_t[::1] ec
+    cdef const uint8_t[::1] ew
+    cdef const int32_t[::1] r1
+    cdef const int32_t[::1] r2
+    cdef const uint32_t[::1] sp
+    cdef const int64_t[::1] so
+    cdef const uint8_t[::1] sa
+    cdef const int32_t[::1] fp
+    cdef const int32_t[::1] fb
+    cdef const uint32_t[::1] fo
 
     def __cinit__(self, Model model, list texts, bint all_scores=False):
-        cdef Py_ssize_t n = len(texts), t, longest = 1, e
+        cdef Py_ssize_t n = len(texts), t, longest = 1, e, c
         cdef object text
+        cdef model_t* m
+        cdef uint32_t first
         self.keep = (model, list(texts))
         self.w, self.tk, self.tv = model.weights, model.tkeys, model.tvals
         self.ec, self.ew = model.end_concept, model.end_whole
         self.r1, self.r2 = model.root, model.level2
         self.sp, self.so, self.sa = model.spoints, model.soffsets, model.sanywhere
+        self.fp, self.fb, self.fo = model.fold_page, model.fold_block, model.fold_pool
         st = &self.st
         st.data = <const void**>malloc(sizeof(void*) * (n + 1))
         st.kinds = <int*>malloc(sizeof(int) * (n + 1))
         st.lengths = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (n + 1))
-        if not (st.data and st.kinds and st.lengths):
+        st.ascii = <uint8_t*>malloc(n + 1)
+        if not (st.data and st.kinds and st.lengths and st.ascii):
             raise MemoryError()
         for t, text in enumerate(self.keep[1]):
             if type(text) is not str:
@@ -577,41 +718,52 @@ cdef class SanitizePass:
             st.data[t] = PyUnicode_DATA(text)
             st.kinds[t] = PyUnicode_KIND(text)
             st.lengths[t] = PyUnicode_GET_LENGTH(text)
+            st.ascii[t] = PyUnicode_IS_ASCII(text)
             longest = max(longest, st.lengths[t])
         st.n_texts = n
-        st.model.k = model.k
-        st.model.weights = &self.w[0]
-        st.model.n_weights = self.w.shape[0]
-        st.model.tkeys = &self.tk[0]
-        st.model.tvals = &self.tv[0]
-        st.model.tmask = self.tk.shape[0] - 1
-        st.model.end_concept = &self.ec[0]
-        st.model.end_whole = &self.ew[0]
-        st.model.root = &self.r1[0]
-        st.model.level2 = &self.r2[0]
-        st.model.spoints = &self.sp[0]
-        st.model.soffsets = &self.so[0]
-        st.model.sanywhere = &self.sa[0]
-        st.model.n_struct = self.sa.shape[0]
-        st.model.first_mask[0] = 0
-        st.model.first_mask[1] = 0
-        for e in range(st.model.n_struct):
-            if self.sa[e] and self.sp[self.so[e]] < 128:
-                st.model.first_mask[self.sp[self.so[e]] >> 6] |= (<uint64_t>1) << (self.sp[self.so[e]] & 63)
+        m = &st.model
+        m.k = model.k
+        m.weights = &self.w[0]
+        m.n_weights = self.w.shape[0]
+        m.tkeys = &self.tk[0]
+        m.tvals = &self.tv[0]
+        m.tmask = self.tk.shape[0] - 1
+        m.end_concept = &self.ec[0]
+        m.end_whole = &self.ew[0]
+        m.root = &self.r1[0]
+        m.level2 = &self.r2[0]
+        m.spoints = &self.sp[0]
+        m.soffsets = &self.so[0]
+        m.sanywhere = &self.sa[0]
+        m.n_struct = self.sa.shape[0]
+        m.fold_page = &self.fp[0]
+        m.fold_block = &self.fb[0]
+        m.fold_pool = &self.fo[0]
+        m.first_mask[0] = 0
+        m.first_mask[1] = 0
+        for e in range(m.n_struct):
+            first = self.sp[self.so[e]]
+            if self.sa[e] and first < 128:
+                m.first_mask[first >> 6] |= (<uint64_t>1) << (first & 63)
+        for c in range(128):
+            m.ascii_fold[c] = self.fo[self.fb[c] >> 5] if self.fb[c] >= 0 else c
+        for c in range(128):
+            first = m.ascii_fold[c]
+            m.ascii_leet[c] = leet(first)
+            m.ascii_class[c] = ((C_WORD if word_char(first) else 0) | (C_SENT if sent_char(first) else 0)
+                                | (C_QUOTE if quote_char(first) else 0) | (C_CODE if code_char(first) else 0)
+                                | (C_LATIN if 0x61 <= first <= 0x7A else 0)
+                                | (C_LEET if m.ascii_leet[c] else 0)
+                                | (C_SKIP if first in (0x20, 0x09, 0x2A, 0x3E, 0x2D, 0x60, 0x22, 0x27) else 0))
         st.threshold = model.threshold
         st.all_scores = all_scores
         st.status = -1
         sc = &st.scratch
-        sc.cap = longest
-        sc.raw = <uint32_t*>malloc(4 * (3 * longest + 8))
-        sc.chars = <uint32_t*>malloc(4 * (3 * longest + 8))
-        sc.flags = <uint8_t*>malloc(3 * longest + 8)
-        sc.chain = <uint8_t*>malloc(3 * longest + 8)
+        sc.cap = 0
         sc.stamp = <int32_t*>calloc(self.w.shape[0], 4)
-        sc.feats = <int32_t*>malloc(4 * (6 * longest + 32 + MAX_HITS * (4 + PAIR_WINDOW)))
         sc.line_id = 0
         sc.saw_tag = False
-        if not (sc.raw and sc.chars and sc.flags and sc.chain and sc.stamp and sc.feats):
+        if sc.stamp == NULL or not reserve(sc, min(longest, 1 << 16)):
             raise MemoryError()
         self.p.run = run_state
         self.p.state = <void*>st
@@ -620,6 +772,7 @@ cdef class SanitizePass:
         free(self.st.data)
         free(self.st.kinds)
         free(self.st.lengths)
+        free(self.st.ascii)
         free(self.st.scratch.raw)
         free(self.st.scratch.chars)
         free(self.st.scratch.flags)

@@ -14,17 +14,17 @@ redacted when
    ``tools/train_sanitizer.py`` (docs/security.md), or
 3. the optional ``detector`` callable says so.
 
-Before scoring, a text is folded once: NFKC and casefold (whole text), then per code point in the
-compiled pass: invisible and Tag characters (Tags decode to the ASCII they hide), look-alike
-letters, leet digits next to letters, and separators dropped so that spaced, dotted or glued words
-(``I.g.n.o.r.e``, ``ignoreallprevious``) read as words. Kept lines are unchanged except that Tag
+Before matching, the compiled pass folds each code point through the weights file's fold table
+(:func:`fold`: NFKC, casefold, Latin/Greek/Cyrillic accents, invisible characters, Tag
+characters decoded to the ASCII they hide, look-alike letters), then leet digits next to letters;
+separators are dropped so that spaced, dotted or glued words (``I.g.n.o.r.e``,
+``ignoreallprevious``) read as words. Kept lines are unchanged except that Tag
 characters are removed; a redacted text is rejoined with ``\\n``.
 """
 from __future__ import annotations
 
 import re
 import struct
-import unicodedata
 from array import array
 from dataclasses import dataclass
 from importlib import resources
@@ -33,7 +33,7 @@ from typing import Callable, NamedTuple, Sequence
 from .errors import CknTypeError, CknValueError
 
 __all__ = ["FAMILIES", "REDACTION_MARKER", "STRUCTURAL", "Detector", "Redaction", "SanitizedText",
-           "candidates_pass", "content_without_markers", "is_directive", "sanitize_text", "sanitize_texts",
+           "candidates_pass", "content_without_markers", "fold", "is_directive", "sanitize_text", "sanitize_texts",
            "sanitized_by_pass", "score_line", "structural_hit", "threshold"]
 
 REDACTION_MARKER = "[REDACTED_UNTRUSTED_DIRECTIVE]"
@@ -41,8 +41,8 @@ FAMILIES = ("chat_template", "role_header", "tool_markup", "learned_directive", 
 """A redaction's family: a :data:`STRUCTURAL` family, the learned scorer, or the ``detector`` hook."""
 
 Detector = Callable[[list], Sequence]
-"""``detector(lines) -> verdicts``: receives the normalised lines (NFKC, casefolded, invisible
-characters removed) and returns one truthy verdict per line (bool, or a score ≥ 0.5)."""
+"""``detector(lines) -> verdicts``: receives the normalised lines (:func:`fold`, stripped; empty
+lines left out) and returns one truthy verdict per line (bool, or a score ≥ 0.5)."""
 
 # (pattern, family, where, example). Patterns are casefolded; spaces and tabs in the text are
 # ignored when comparing; "start" entries match at the line start after spaces, ``*``, ``>``,
@@ -87,9 +87,8 @@ STRUCTURAL: tuple[tuple[str, str, str, str], ...] = (
 
 _BOUNDARY = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _TAGS = re.compile("[\U000E0000-\U000E007F]")
-_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000E0000-\U000E007F]")
 _MAGIC = b"CKNSANW1"
+_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -130,58 +129,81 @@ def _model():
     if _MODEL is None:
         from ._sanitize import Model
         data = resources.files("ckn").joinpath("sanitizer_weights.bin").read_bytes()
-        if data[:8] != _MAGIC:
-            raise CknValueError("ckn/sanitizer_weights.bin: not a ckn sanitizer weights file")
-        version, k, threshold, n = struct.unpack_from("<IIiI", data, 8)
-        if version != 1:
-            raise CknValueError(f"ckn/sanitizer_weights.bin: version {version}, this ckn reads version 1")
-        pos, nodes = 24, [{}]
-        ends: dict[int, tuple[int, int]] = {}
-        for _ in range(n):
-            concept, whole, length = struct.unpack_from("<BBH", data, pos)
-            node = 0
-            for c in struct.unpack_from(f"<{length}I", data, pos + 4):
-                child = nodes[node].get(c)
-                if child is None:
-                    child = nodes[node][c] = len(nodes)
-                    nodes.append({})
-                node = child
-            ends.setdefault(node, (concept, whole))
-            pos += 4 + 4 * length
-        (nw,) = struct.unpack_from("<I", data, pos)
-        weights = array("i", data[pos + 4: pos + 4 + 4 * nw])
-        edges = [(p, c, ch) for p, d in enumerate(nodes) for c, ch in d.items()]
-        size = 1 << max(4, (2 * len(edges)).bit_length())
-        keys, vals = array("Q", [(1 << 64) - 1]) * size, array("i", [0]) * size
-        for parent, c, child in edges:
-            key = parent * 0x110000 + c
-            h = ((key * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)) >> 20
-            while keys[h & (size - 1)] != (1 << 64) - 1:
-                h += 1
-            keys[h & (size - 1)], vals[h & (size - 1)] = key, child
-        end_concept = array("i", [-1]) * len(nodes)
-        end_whole = array("B", [0]) * len(nodes)
-        for node, (concept, whole) in ends.items():
-            end_concept[node], end_whole[node] = concept, whole
-        root, level2 = array("i", [-1]) * 128, array("i", [-1]) * (128 * 128)
-        for c1, n1 in nodes[0].items():
-            if c1 < 128:
-                root[c1] = n1
-                for c2, n2 in nodes[n1].items():
-                    if c2 < 128:
-                        level2[c1 * 128 + c2] = n2
-        points, offsets = array("I"), array("q", [0])
-        for pattern, *_ in STRUCTURAL:
-            points.extend(ord(ch) for ch in pattern if ch not in " \t")
-            offsets.append(len(points))
-        anywhere = array("B", [where == "any" for _p, _f, where, _e in STRUCTURAL])
-        _MODEL = Model(k, threshold, weights, keys, vals, end_concept, end_whole, root, level2, points, offsets,
-                       anywhere)
+        try:
+            _MODEL = Model(*_read_weights(data))
+        except CknValueError:
+            raise
+        except (struct.error, ValueError, IndexError, OverflowError) as exc:
+            raise CknValueError(f"ckn/sanitizer_weights.bin: damaged ({exc})") from None
     return _MODEL
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
+def _read_weights(data: bytes) -> tuple:
+    """``Model``'s arguments from the weights file's bytes (layout: ``tools/sanitizer_reference.py``),
+    checked: a bad or older file raises CknValueError."""
+    if data[:8] != _MAGIC:
+        raise CknValueError("ckn/sanitizer_weights.bin: not a ckn sanitizer weights file")
+    version, k, threshold, n = struct.unpack_from("<IIiI", data, 8)
+    if version != _VERSION:
+        raise CknValueError(f"ckn/sanitizer_weights.bin: version {version}, this ckn reads version "
+                            f"{_VERSION} (retrain with tools/train_sanitizer.py)")
+    pos, nodes = 24, [{}]
+    ends: dict[int, tuple[int, int]] = {}
+    for _ in range(n):
+        concept, whole, length = struct.unpack_from("<BBH", data, pos)
+        node = 0
+        for c in struct.unpack_from(f"<{length}I", data, pos + 4):
+            child = nodes[node].get(c)
+            if child is None:
+                child = nodes[node][c] = len(nodes)
+                nodes.append({})
+            node = child
+        ends.setdefault(node, (concept, whole))
+        pos += 4 + 4 * length
+    (nw,) = struct.unpack_from("<I", data, pos)
+    weights = array("i", data[pos + 4: pos + 4 + 4 * nw])
+    if len(weights) != nw or nw != 1 + 4 * k + k * k + 18 + (1 << 15):
+        raise CknValueError(f"ckn/sanitizer_weights.bin: {len(weights)} weights for {k} concepts")
+    pos += 4 + 4 * nw
+    (nf,) = struct.unpack_from("<I", data, pos)
+    fold_keys = array("I", data[pos + 4: pos + 4 + 4 * nf])
+    fold_offsets = array("I", data[pos + 4 + 4 * nf: pos + 8 + 8 * nf])
+    fold_pool = array("I", data[pos + 8 + 8 * nf:])
+    if (len(fold_keys) != nf or len(fold_offsets) != nf + 1 or fold_offsets[0] != 0
+            or fold_offsets[-1] != len(fold_pool)
+            or any(not 0 <= b - a <= 31 for a, b in zip(fold_offsets, fold_offsets[1:]))
+            or any(a >= b for a, b in zip(fold_keys, fold_keys[1:]))
+            or max(fold_keys, default=0) >= 0x110000 or max(fold_pool, default=0) >= 0x110000
+            or any(c < 128 and (fold_offsets[j + 1] - fold_offsets[j] != 1
+                                or fold_pool[fold_offsets[j]] >= 128) for j, c in enumerate(fold_keys))):
+        raise CknValueError("ckn/sanitizer_weights.bin: damaged fold table")
+    edges = [(p, c, ch) for p, d in enumerate(nodes) for c, ch in d.items()]
+    size = 1 << max(4, (2 * len(edges)).bit_length())
+    keys, vals = array("Q", [(1 << 64) - 1]) * size, array("i", [0]) * size
+    for parent, c, child in edges:
+        key = parent * 0x110000 + c
+        h = ((key * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)) >> 20
+        while keys[h & (size - 1)] != (1 << 64) - 1:
+            h += 1
+        keys[h & (size - 1)], vals[h & (size - 1)] = key, child
+    end_concept = array("i", [-1]) * len(nodes)
+    end_whole = array("B", [0]) * len(nodes)
+    for node, (concept, whole) in ends.items():
+        end_concept[node], end_whole[node] = concept, whole
+    root, level2 = array("i", [-1]) * 128, array("i", [-1]) * (128 * 128)
+    for c1, n1 in nodes[0].items():
+        if c1 < 128:
+            root[c1] = n1
+            for c2, n2 in nodes[n1].items():
+                if c2 < 128:
+                    level2[c1 * 128 + c2] = n2
+    points, offsets = array("I"), array("q", [0])
+    for pattern, *_ in STRUCTURAL:
+        points.extend(ord(ch) for ch in pattern if ch not in " \t")
+        offsets.append(len(points))
+    anywhere = array("B", [where == "any" for _p, _f, where, _e in STRUCTURAL])
+    return (k, threshold, weights, keys, vals, end_concept, end_whole, root, level2, points, offsets,
+            anywhere, fold_keys, fold_offsets, fold_pool)
 
 
 def candidates_pass(texts: list, *, all_scores: bool = False):
@@ -224,11 +246,20 @@ def sanitized_by_pass(texts: list, lines, detector: Detector | None = None) -> d
     return {i: _rebuild(texts[i], flagged.get(i, {})) for i in sorted(flagged.keys() | tagged)}
 
 
+def fold(text: str) -> str:
+    """``text`` through the sanitizer's fold table, code point by code point: NFKC, casefold,
+    Latin/Greek/Cyrillic accents removed, invisible characters removed, Tag characters decoded,
+    look-alike letters mapped to Latin (what a ``detector`` receives, line by line)."""
+    if not isinstance(text, str):
+        raise CknTypeError(f"text: expected str, got {type(text).__name__}")
+    return _model().fold(text)
+
+
 def _apply_detector(texts, detector: Detector, flagged) -> None:
     where, lines = [], []
     for i, text in enumerate(texts):
         for j, seg in enumerate(_BOUNDARY.split(text)):
-            norm = _INVISIBLE.sub("", _fold(seg)).strip()
+            norm = fold(seg).strip()
             if norm:
                 where.append((i, j))
                 lines.append(norm)

@@ -141,8 +141,8 @@ def documents(models, result) -> None:
     if data is None or not (data / "documents.jsonl").is_file():
         return
     import sanitizer_reference as ref
-    entries = ts.lexicon_entries()
-    trie = ref.Trie(entries)
+    fold = ts.fold_table()
+    trie = ref.Trie(ts.lexicon_entries(fold))
     k = len(ts.CONCEPTS)
     try:
         from ckn.sanitizer import structural_hit
@@ -154,14 +154,14 @@ def documents(models, result) -> None:
     for d in docs:
         w, t = models[THIRD_PARTY_CSE.get(d["attack_source"], d["attack_source"])]
         segs = ts.segments(d["text"])
-        flags = [structural_hit(s) or (bool(f := ref.line_features(s, trie, k)) and ref.score(f, w) >= t)
+        flags = [structural_hit(s) or (bool(f := ref.line_features(s, trie, k, fold)) and ref.score(f, w) >= t)
                  for s in segs]
         attack = set(d["attack_lines"])
         raw_lines = d["text"].split("\n")
         alone = []
         for j in attack:
             s = ts.segments(raw_lines[j])[0]
-            f = ref.line_features(s, trie, k)
+            f = ref.line_features(s, trie, k, fold)
             alone.append(structural_hit(s) or (bool(f) and ref.score(f, w) >= t))
         doc_v = [flags[j] for j in sorted(attack)]
         same += doc_v == alone
@@ -179,7 +179,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sources-only", action="store_true", help="skip the per-language and document runs")
     args = ap.parse_args(argv)
     rows = ts.load_rows()
-    feats = ts.featurize(rows, ts.lexicon_entries())
+    fold = ts.fold_table()
+    feats = ts.featurize(rows, ts.lexicon_entries(fold), fold)
     report(rows, feats, ts.ref.n_features(len(ts.CONCEPTS)), args.json, args.sources_only)
     return 0
 

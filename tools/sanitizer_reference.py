@@ -2,11 +2,10 @@
 
 A line is scored in four steps, each O(line length):
 
-1. fold — per code point: Tag characters decode to the lower-case ASCII they shadow, invisible
-   characters are dropped, compatibility forms (fullwidth, mathematical and circled letters,
-   ligatures, odd spaces) and case fold by the tables of :func:`lower1` (the NFKC and casefold
-   mappings that matter for Latin, Greek, Cyrillic and Vietnamese text), a few look-alikes map to
-   Latin, and leet digits/symbols next to a Latin letter map to letters;
+1. fold — per code point, through the weights file's fold table (``fold_table`` in
+   ``tools/train_sanitizer.py``: NFKC, casefold, Latin/Greek/Cyrillic combining accents removed,
+   invisible characters dropped, Tag characters decoded to the ASCII they shadow, look-alikes
+   mapped to Latin); then leet digits/symbols next to a Latin letter map to letters;
 2. stream — word characters (letters, digits, marks) are concatenated without separators, with
    flags: word start/end, sentence start, quoted, line-initial. CJK, kana, Hangul, Thai and
    similar scripts count every character as its own word;
@@ -23,18 +22,17 @@ A line is scored in four steps, each O(line length):
 from __future__ import annotations
 
 import struct
+from typing import NamedTuple
 
 MIN_HITS = 2
 MAX_HITS = 64
 PAIR_WINDOW = 6
 MAGIC = b"CKNSANW1"
+VERSION = 2
+MAX_FOLD = 31                      # longest run of code points one code point folds to
 
 _LEET = {ord("0"): "o", ord("1"): "i", ord("3"): "e", ord("4"): "a", ord("5"): "s", ord("7"): "t",
          ord("@"): "a", ord("$"): "s"}
-_CONFUSABLE = {0x0430: "a", 0x0435: "e", 0x043E: "o", 0x0440: "p", 0x0441: "c", 0x0443: "y", 0x0445: "x",
-               0x0456: "i", 0x0458: "j", 0x0455: "s", 0x0501: "d", 0x04BB: "h", 0x04CF: "l", 0x03B1: "a",
-               0x03BF: "o", 0x03C1: "p", 0x03B9: "i", 0x03BA: "k", 0x03BD: "v", 0x03C5: "u", 0x03C7: "x",
-               0x0131: "i", 0x0251: "a", 0x0261: "g", 0x0578: "n", 0x057D: "u"}
 _SENT = frozenset(map(ord, ".!?;:\u3002\u0964\u0965\u061f\u06d4"))
 _QUOTE = frozenset(map(ord, "\"'`\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb\u300c\u300d\u300e\u300f"))
 _CODE = frozenset(map(ord, "=(){}[];<>_|\\/#"))
@@ -42,15 +40,6 @@ _CODE = frozenset(map(ord, "=(){}[];<>_|\\/#"))
 # Shape features (offsets after the concept blocks), then hashed words.
 N_SHAPE = 18
 WORD_BITS = 15
-
-
-def invisible(c: int) -> bool:
-    """Format/invisible code points dropped before matching (Tag characters are decoded instead)."""
-    return (c == 0xAD or c == 0x34F or c == 0x61C or c == 0x115F or c == 0x1160 or c == 0x17B4
-            or c == 0x17B5 or 0x180B <= c <= 0x180F or 0x200B <= c <= 0x200F or 0x202A <= c <= 0x202E
-            or 0x2060 <= c <= 0x206F or c == 0x3164 or 0xFE00 <= c <= 0xFE0F or c == 0xFEFF
-            or c == 0xFFA0 or 0x1BCA0 <= c <= 0x1BCA3 or 0x1D173 <= c <= 0x1D17A
-            or 0xE0000 <= c <= 0xE001F or c == 0xE007F or 0xE0100 <= c <= 0xE01EF)
 
 
 def wide(c: int) -> bool:
@@ -77,74 +66,10 @@ def _latin(c: int) -> bool:
     return 0x61 <= c <= 0x7A
 
 
-def lower1(c: int) -> int:
-    """Compatibility form and case of one code point (a ligature: its first letter)."""
-    if c < 0x80:
-        return c + 32 if 0x41 <= c <= 0x5A else c
-    if 0xFF01 <= c <= 0xFF5E:
-        c -= 0xFEE0
-        return c + 32 if 0x41 <= c <= 0x5A else c
-    if c == 0xA0 or c == 0x3000 or 0x2000 <= c <= 0x200A:
-        return 0x20
-    if c <= 0xDE:
-        return c + 32 if (c >= 0xC0 and c != 0xD7) else c
-    if c == 0xDF or c == 0x17F:
-        return 0x73
-    if c <= 0x17F:
-        if c == 0x130:
-            return 0x69
-        if c == 0x178:
-            return 0xFF
-        if (0x100 <= c <= 0x12F or 0x132 <= c <= 0x137 or 0x14A <= c <= 0x177) and c % 2 == 0:
-            return c + 1
-        if (0x139 <= c <= 0x148 or 0x179 <= c <= 0x17E) and c % 2 == 1:
-            return c + 1
-        return c
-    if 0x391 <= c <= 0x3A9 and c != 0x3A2:
-        return c + 32
-    if c == 0x3C2:
-        return 0x3C3
-    if 0x410 <= c <= 0x42F:
-        return c + 32
-    if 0x400 <= c <= 0x40F:
-        return c + 80
-    if (0x1E00 <= c <= 0x1E95 or 0x1EA0 <= c <= 0x1EFF) and c % 2 == 0:
-        return c + 1
-    if 0x1D400 <= c <= 0x1D6A3:
-        return 0x61 + (c - 0x1D400) % 52 % 26
-    if 0x1D7CE <= c <= 0x1D7FF:
-        return 0x30 + (c - 0x1D7CE) % 10
-    if 0x24B6 <= c <= 0x24CF:
-        return 0x61 + c - 0x24B6
-    if 0x24D0 <= c <= 0x24E9:
-        return 0x61 + c - 0x24D0
-    if 0xFB00 <= c <= 0xFB06:
-        return 0x73 if c >= 0xFB05 else 0x66
-    return c
-
-
-_LIGATURES = {0xDF: "ss", 0xFB00: "ff", 0xFB01: "fi", 0xFB02: "fl", 0xFB03: "ffi", 0xFB04: "ffl",
-              0xFB05: "st", 0xFB06: "st"}
-
-
-def fold_cp(c: int) -> list[int]:
-    """The folded code points of one code point (none for an invisible one)."""
-    if 0xE0020 <= c <= 0xE007E:
-        c -= 0xE0000
-        return [c + 32 if 0x41 <= c <= 0x5A else c]
-    if c >= 0xAD and invisible(c):
-        return []
-    lig = _LIGATURES.get(c)
-    if lig:
-        return [ord(x) for x in lig]
-    c = lower1(c)
-    m = _CONFUSABLE.get(c)
-    return [ord(m) if m else c]
-
-
-def fold_points(segment: str) -> list[int]:
-    """Step 1 on one segment (original text): the code points the stream is built from."""
-    raw = [c for ch in segment for c in fold_cp(ord(ch))]
+def fold_points(segment: str, fold: dict[int, tuple[int, ...]]) -> list[int]:
+    """Step 1 on one segment (original text): each code point through the fold table ``fold``
+    (absent: unchanged), then leet digits/symbols next to a Latin letter map to letters."""
+    raw = [c for ch in segment for c in fold.get(ord(ch), (ord(ch),))]
     out = []
     n = len(raw)
     for i, c in enumerate(raw):
@@ -321,34 +246,54 @@ def n_features(k: int) -> int:
     return 1 + 4 * k + k * k + N_SHAPE + (1 << WORD_BITS)
 
 
-def line_features(line: str, trie: Trie, k: int) -> list[int]:
+def line_features(line: str, trie: Trie, k: int, fold: dict[int, tuple[int, ...]]) -> list[int]:
     """Sorted distinct feature ids of one line (no boundary inside); empty: the line is not scored."""
-    chars, flags, n_words, shape = stream(fold_points(line))
+    chars, flags, n_words, shape = stream(fold_points(line, fold))
     return features(chars, flags, n_words, shape, trie, k)
 
 
 # ---- weights file -------------------------------------------------------------------------------
 # little-endian: MAGIC, u32 version, u32 k, i32 threshold, u32 n_entries, then per entry
-# (u8 concept, u8 whole_word, u16 length, length × u32 code points), u32 n_weights, n_weights × i32.
+# (u8 concept, u8 whole_word, u16 length, length × u32 code points), u32 n_weights, n_weights × i32,
+# then the fold table: u32 n_fold, n_fold × u32 code points (strictly increasing),
+# (n_fold + 1) × u32 offsets into the pool (offsets[0] = 0, non-decreasing, each run ≤ MAX_FOLD),
+# offsets[n_fold] × u32 pool code points; nothing after it.
 
-def write_weights(path, version: int, k: int, threshold: int, entries, weights) -> None:
+class Weights(NamedTuple):
+    version: int
+    k: int
+    threshold: int
+    entries: list
+    weights: list
+    fold: dict
+
+
+def write_weights(path, version: int, k: int, threshold: int, entries, weights, fold) -> None:
     parts = [MAGIC, struct.pack("<IIiI", version, k, threshold, len(entries))]
     for points, concept, whole in entries:
         parts.append(struct.pack("<BBH", concept, whole, len(points)))
         parts.append(struct.pack(f"<{len(points)}I", *points))
     parts.append(struct.pack("<I", len(weights)))
     parts.append(struct.pack(f"<{len(weights)}i", *weights))
+    keys = sorted(fold)
+    offsets, pool = [0], []
+    for c in keys:
+        pool.extend(fold[c])
+        offsets.append(len(pool))
+    parts.append(struct.pack(f"<I{len(keys)}I{len(offsets)}I{len(pool)}I", len(keys), *keys, *offsets, *pool))
     with open(path, "wb") as fh:
         fh.write(b"".join(parts))
 
 
-def read_weights(path):
-    """(version, k, threshold, entries, weights) from a weights file."""
+def read_weights(path) -> Weights:
+    """The weights file's contents (its checks are ``ckn.sanitizer``'s)."""
     with open(path, "rb") as fh:
         data = fh.read()
     if data[:8] != MAGIC:
         raise ValueError(f"{path}: not a ckn sanitizer weights file")
     version, k, threshold, n = struct.unpack_from("<IIiI", data, 8)
+    if version != VERSION:
+        raise ValueError(f"{path}: version {version}, this reference reads version {VERSION}")
     pos = 24
     entries = []
     for _ in range(n):
@@ -358,7 +303,13 @@ def read_weights(path):
         pos += 4 * length
     (nw,) = struct.unpack_from("<I", data, pos)
     weights = list(struct.unpack_from(f"<{nw}i", data, pos + 4))
-    return version, k, threshold, entries, weights
+    pos += 4 + 4 * nw
+    (nf,) = struct.unpack_from("<I", data, pos)
+    keys = struct.unpack_from(f"<{nf}I", data, pos + 4)
+    offsets = struct.unpack_from(f"<{nf + 1}I", data, pos + 4 + 4 * nf)
+    pool = struct.unpack_from(f"<{offsets[-1]}I", data, pos + 8 + 8 * nf)
+    fold = {c: tuple(pool[offsets[j]:offsets[j + 1]]) for j, c in enumerate(keys)}
+    return Weights(version, k, threshold, entries, weights, fold)
 
 
 def score(feats: list[int], weights: list[int]) -> int:

@@ -36,6 +36,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import re  # noqa: E402
 import sys  # noqa: E402
+import unicodedata  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -48,7 +49,6 @@ from sanitizer_lexicon import CONCEPTS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS = ROOT / "ckn" / "sanitizer_weights.bin"
-VERSION = 1
 SCALE = 1024                      # weights are stored as round(w * SCALE)
 L2 = 1.0                          # ridge strength (the sample weights sum to the number of lines)
 L2_WORDS = 2.0                    # on hashed words and word pairs: many, and bound to a language
@@ -88,13 +88,58 @@ def load_rows() -> list[dict]:
     return rows
 
 
-def lexicon_entries() -> list[tuple[list[int], int, int]]:
+# Dropped before matching: format and invisible code points (zero-width, bidi controls, soft
+# hyphen, variation selectors, Hangul fillers, Tag controls); Tags U+E0020..E007E are decoded.
+INVISIBLE = ((0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+             (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+             (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
+             (0x1D173, 0x1D17A), (0xE0000, 0xE001F), (0xE007F, 0xE007F), (0xE0100, 0xE01EF))
+# Look-alike letters (after casefold) read as the Latin letter they imitate.
+CONFUSABLE = {0x0430: "a", 0x0435: "e", 0x043E: "o", 0x0440: "p", 0x0441: "c", 0x0443: "y", 0x0445: "x",
+              0x0456: "i", 0x0458: "j", 0x0455: "s", 0x0501: "d", 0x04BB: "h", 0x04CF: "l", 0x03B1: "a",
+              0x03BF: "o", 0x03C1: "p", 0x03B9: "i", 0x03BA: "k", 0x03BD: "v", 0x03C5: "u", 0x03C7: "x",
+              0x0131: "i", 0x0251: "a", 0x0261: "g", 0x0578: "n", 0x057D: "u"}
+
+
+def _fold_once(text: str) -> str:
+    """NFKC, casefold, NFD, combining accents U+0300..U+036F dropped, NFC (Hangul syllables
+    recompose), invisible characters dropped, look-alikes mapped."""
+    s = unicodedata.normalize("NFKC", text).casefold()
+    s = "".join(ch for ch in unicodedata.normalize("NFD", s) if not 0x300 <= ord(ch) <= 0x36F)
+    s = unicodedata.normalize("NFC", s)
+    return "".join(CONFUSABLE.get(ord(ch), ch) for ch in s
+                   if not any(a <= ord(ch) <= b for a, b in INVISIBLE))
+
+
+def fold_table() -> dict[int, tuple[int, ...]]:
+    """The sanitizer's per-code-point fold, from this Python's ``unicodedata`` (stored in the
+    weights file, so the package needs no Unicode database and reads the same on every Python):
+    for every code point whose fold differs from itself, the code points it folds to (applied
+    until nothing changes). Tag characters U+E0020..U+E007E fold as the ASCII they shadow."""
+    table = {}
+    for c in range(0x110000):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        s = chr(c - 0xE0000) if 0xE0020 <= c <= 0xE007E else chr(c)
+        for _ in range(4):
+            t = _fold_once(s)
+            if t == s:
+                break
+            s = t
+        if s != chr(c):
+            if len(s) > ref.MAX_FOLD:
+                raise ValueError(f"U+{c:04X} folds to {len(s)} code points (> {ref.MAX_FOLD})")
+            table[c] = tuple(map(ord, s))
+    return table
+
+
+def lexicon_entries(fold) -> list[tuple[list[int], int, int]]:
     """(folded stem code points, concept id, whole word) for every lexicon entry, in table order."""
     entries = []
     for cid, (_name, stems) in enumerate(CONCEPTS.items()):
         for stem in stems.split("|"):
             whole = int(stem.endswith("$"))
-            points = [c for c in ref.fold_points(stem.rstrip("$")) if ref.word_char(c)]
+            points = [c for c in ref.fold_points(stem.rstrip("$"), fold) if ref.word_char(c)]
             if points:
                 entries.append((points, cid, whole))
     return entries
@@ -105,11 +150,11 @@ def segments(text: str) -> list[str]:
     return re.split("\r\n|[" + BOUNDARIES + "]", text)
 
 
-def featurize(rows, entries) -> list[list[list[int]]]:
+def featurize(rows, entries, fold) -> list[list[list[int]]]:
     """Per row, the feature lists of its segments."""
     trie = ref.Trie(entries)
     k = len(CONCEPTS)
-    return [[ref.line_features(s, trie, k) for s in segments(r["text"])] for r in rows]
+    return [[ref.line_features(s, trie, k, fold) for s in segments(r["text"])] for r in rows]
 
 
 def sample_weights(rows, idx) -> np.ndarray:
@@ -214,12 +259,14 @@ def main(argv=None) -> int:
     ap.add_argument("--no-eval", action="store_true", help="write the weights without the held-out evaluation")
     args = ap.parse_args(argv)
     rows = load_rows()
-    entries = lexicon_entries()
+    fold = fold_table()
+    entries = lexicon_entries(fold)
     k = len(CONCEPTS)
-    feats = featurize(rows, entries)
+    feats = featurize(rows, entries, fold)
     w, t = train(rows, feats, list(range(len(rows))), ref.n_features(k))
-    ref.write_weights(WEIGHTS, VERSION, k, t, entries, w)
-    print(f"wrote {WEIGHTS.relative_to(ROOT)}: {len(entries)} stems, {len(w)} weights, threshold {t}")
+    ref.write_weights(WEIGHTS, ref.VERSION, k, t, entries, w, fold)
+    print(f"wrote {WEIGHTS.relative_to(ROOT)}: {len(entries)} stems, {len(w)} weights, threshold {t}, "
+          f"{len(fold)} folded code points")
     if not args.no_eval:
         import sanitizer_eval
         sanitizer_eval.report(rows, feats, ref.n_features(k))
