@@ -1,10 +1,11 @@
 """Compiled line scorer of the sanitizer (see ``tools/sanitizer_reference.py`` for the same steps in Python).
 
 ``SanitizePass(model, texts)`` reads the texts' own buffers (PyUnicode kinds 1, 2 and 4) and,
-without the GIL, cuts each into segments at every line boundary, folds each code point through
-the weights file's fold table (NFKC, casefold, accents, invisible and Tag characters,
-look-alikes), checks the structural table, finds the lexicon's concepts with a trie, and for a
-segment with at least two concepts sums int32 feature weights (:func:`features`).
+without the GIL, cuts each into segments at every line boundary and, per segment: folds each code
+point through the weights file's fold table (an ASCII text is read in place through a 128-entry
+table), streams the word characters while checking the structural table, finds the lexicon's
+concepts with a trie (a dense table for the letters a-z, a hash for the rest), and for a segment
+with at least two concepts sums int32 feature weights (:func:`features`).
 O(total length); per segment linear in its length (at most 64 concept hits, pairs within 6).
 """
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND
@@ -12,10 +13,10 @@ from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
-from array import array
-
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
 from ckn.typedefs cimport CKN_ENOMEM, CKN_OK
+
+from array import array
 
 cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
@@ -30,43 +31,49 @@ cdef enum:
     WORD_BITS = 15
     MAX_FOLD = 31                  # longest run one code point folds to (checked on load)
     PAGES = 0x1100                 # fold table pages of 256 code points
-    # ASCII classes (table ``ascii_class``)
+    N_CLASS = 0xA000               # code points below this have their class in a table
+    # character classes (of the folded code point)
     C_WORD = 1
-    C_SENT = 2
-    C_QUOTE = 4
-    C_CODE = 8
-    C_LATIN = 16                   # a-z (after folding)
-    C_LEET = 32                    # 0 1 3 4 5 7 @ $
-    C_SKIP = 64                    # skipped before a line-start structural entry
+    C_WIDE = 2                     # its own word (CJK, kana, Hangul, Thai, …)
+    C_SENT = 4                     # sentence punctuation
+    C_QUOTE = 8
+    C_CODE = 16                    # = ( ) { } [ ] ; < > _ | \ / #
+    C_LATIN = 32                   # a-z
+    C_LEET = 64                    # 0 1 3 4 5 7 @ $
+    C_SKIP = 128                   # skipped before a line-start structural entry
+    C_ANY = 256                    # first character of an "anywhere" structural entry
+
+ctypedef fused src_t:
+    uint8_t                        # an ASCII text, read in place (folded through ascii_fold)
+    uint32_t                       # folded code points
 
 
 cdef struct model_t:
     int32_t k
     const int32_t* weights
     Py_ssize_t n_weights
-    const uint64_t* tkeys
+    const int32_t* dense           # node * 26 + letter - 'a' -> child << 8 | end_info[child], or -1
+    const uint64_t* tkeys          # other edges: open addressing on node * 0x110000 + code point
     const int32_t* tvals
     uint64_t tmask
-    const int32_t* end_concept
-    const uint8_t* end_whole
-    const int32_t* root            # child of the root for an ASCII code point, or -1
-    const int32_t* level2          # node after two ASCII code points (c1 * 128 + c2), or -1
+    const uint8_t* end_info        # 0, or concept + 1 (bit 7: the stem must end a word)
+    const int32_t* tri             # node after three letters a-z ((c0 * 26 + c1) * 26 + c2), or -1
+    const uint8_t* short_end       # c0 * 26 + c1: a stem that need not end a word ends at c0 or c1
     const uint32_t* spoints        # structural entries, concatenated
     const int64_t* soffsets        # entry e: spoints[soffsets[e]:soffsets[e + 1]]
     const uint8_t* sanywhere
     Py_ssize_t n_struct
-    uint64_t first_mask[2]         # ASCII first characters of the "anywhere" entries
     const int32_t* fold_page       # code point >> 8 -> block, or -1 (no code point of it folds)
     const int32_t* fold_block      # block * 256 + (c & 255) -> pool offset << 5 | length, or -1
     const uint32_t* fold_pool
+    const uint16_t* cls            # class of each code point below N_CLASS
     uint8_t ascii_fold[128]
-    uint8_t ascii_class[128]
-    uint8_t ascii_leet[128]        # the letter a leet character reads as next to a letter, or 0
+    uint8_t ascii_leet[128]        # the letter a leet character reads as next to a letter
 
 
 cdef struct shape_t:
     Py_ssize_t n_words
-    Py_ssize_t code                # code characters = ( ) { } [ ] ; < > _ | \ / #
+    Py_ssize_t code
     Py_ssize_t pipes
     bint colon_end
     bint question
@@ -74,7 +81,7 @@ cdef struct shape_t:
 
 
 cdef struct scratch_t:
-    uint32_t* raw                  # folded code points of the segment
+    uint32_t* raw                  # folded code points of the segment (a text that is not ASCII)
     uint32_t* chars                # its word characters, concatenated
     uint8_t* flags
     uint8_t* chain
@@ -129,6 +136,30 @@ cdef inline uint32_t leet(uint32_t c) noexcept nogil:
     return 0
 
 
+cdef uint16_t class_of(uint32_t c) noexcept nogil:
+    """The class bits of a folded code point (C_ANY aside: it depends on the table)."""
+    cdef uint16_t f = 0
+    if word_char(c):
+        f |= C_WORD | (C_WIDE if wide(c) else 0)
+    if sent_char(c):
+        f |= C_SENT
+    if quote_char(c):
+        f |= C_QUOTE
+    if code_char(c):
+        f |= C_CODE
+    if 0x61 <= c <= 0x7A:
+        f |= C_LATIN
+    if leet(c):
+        f |= C_LEET
+    if c == 0x20 or c == 0x09 or c == 0x2A or c == 0x3E or c == 0x2D or c == 0x60 or c == 0x22 or c == 0x27:
+        f |= C_SKIP
+    return f
+
+
+cdef inline uint16_t cls(const model_t* m, uint32_t c) noexcept nogil:
+    return m.cls[c] if c < N_CLASS else class_of(c)
+
+
 cdef inline bint boundary(uint32_t c) noexcept nogil:
     return (c == 0x0A or c == 0x0D or c == 0x0B or c == 0x0C or c == 0x1C or c == 0x1D or c == 0x1E
             or c == 0x85 or c == 0x2028 or c == 0x2029)
@@ -140,6 +171,14 @@ cdef inline uint32_t rd(int kind, const void* d, Py_ssize_t i) noexcept nogil:
     if kind == 2:
         return (<const uint16_t*>d)[i]
     return (<const uint32_t*>d)[i]
+
+
+cdef inline uint32_t at(const model_t* m, const src_t* src, Py_ssize_t i) noexcept nogil:
+    """The folded code point at ``i``."""
+    if src_t is uint8_t:
+        return m.ascii_fold[src[i]]
+    else:
+        return src[i]
 
 
 cdef inline int fold_cp(const model_t* m, uint32_t c, uint32_t* out) noexcept nogil:
@@ -191,19 +230,11 @@ cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
     return True
 
 
-cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, int kind, const void* data, bint ascii,
-                             Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, int kind, const void* data, Py_ssize_t a,
+                             Py_ssize_t b) noexcept nogil:
     """data[a:b] folded into ``s.raw``; the number of code points, or -1 when out of memory."""
     cdef Py_ssize_t i, nr = 0
-    cdef const uint8_t* d8
     cdef uint32_t c
-    if ascii:
-        if not reserve(s, b - a):
-            return -1
-        d8 = <const uint8_t*>data
-        for i in range(a, b):
-            s.raw[i - a] = m.ascii_fold[d8[i]]
-        return b - a
     for i in range(a, b):
         if nr + MAX_FOLD > s.cap and not reserve(s, nr + MAX_FOLD):
             return -1
@@ -212,6 +243,131 @@ cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, int kind, const voi
             s.saw_tag = True
         nr += fold_cp(m, c, s.raw + nr)
     return nr
+
+
+cdef bint struct_at(const model_t* m, Py_ssize_t e, const src_t* src, Py_ssize_t i,
+                    Py_ssize_t n) noexcept nogil:
+    """Whether structural entry e matches the folded ``src[i:n]`` (spaces and tabs skipped)."""
+    cdef Py_ssize_t p = m.soffsets[e], end = m.soffsets[e + 1]
+    cdef uint32_t c
+    while p < end:
+        c = at(m, src, i) if i < n else 0
+        while i < n and (c == 0x20 or c == 0x09):
+            i += 1
+            c = at(m, src, i) if i < n else 0
+        if i >= n or c != m.spoints[p]:
+            return False
+        i += 1
+        p += 1
+    return True
+
+
+cdef Py_ssize_t struct_start(const model_t* m, const src_t* src, Py_ssize_t n) noexcept nogil:
+    """The first line-start structural entry matching ``src[:n]`` after leading spaces, tabs,
+    ``*``, ``>``, ``-``, backticks and quotes, or -1."""
+    cdef Py_ssize_t start = 0, e
+    cdef uint32_t c
+    while start < n:
+        c = at(m, src, start)
+        if not (c < 0x80 and m.cls[c] & C_SKIP):
+            break
+        start += 1
+    if start < n:
+        c = at(m, src, start)
+        for e in range(m.n_struct):
+            if not m.sanywhere[e] and m.spoints[m.soffsets[e]] == c and struct_at(m, e, src, start, n):
+                return e
+    return -1
+
+
+cdef Py_ssize_t struct_any(const model_t* m, const src_t* src, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """The first "anywhere" structural entry matching at ``src[i:n]``, or -1."""
+    cdef Py_ssize_t e
+    cdef uint32_t c = at(m, src, i)
+    for e in range(m.n_struct):
+        if m.sanywhere[e] and m.spoints[m.soffsets[e]] == c and struct_at(m, e, src, i, n):
+            return e
+    return -1
+
+
+cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, shape_t* sh,
+                       Py_ssize_t* entry) noexcept nogil:
+    """Reference ``fold_points`` (leet) + ``stream`` over the folded ``src[:n]``: its word
+    characters into ``s.chars`` with their flags, the shape counts into ``sh``; and, where no
+    entry is in ``entry`` yet, the first "anywhere" structural entry. The number of characters."""
+    cdef Py_ssize_t i, nc = 0
+    cdef uint32_t c, last_nonspace = 0
+    cdef uint16_t f
+    cdef uint8_t fl
+    cdef bint prev_word = False, prev_wide = False, sep_sent = True, inq = False, initial_done = False
+    # (local copies: the byte stores below may alias the model's fields, so these stay in registers)
+    cdef uint32_t* chars = s.chars
+    cdef uint8_t* flags = s.flags
+    cdef const uint16_t* classes = m.cls
+    cdef const uint8_t* ascii_fold = m.ascii_fold
+    cdef Py_ssize_t n_words = 0
+    for i in range(n):
+        if src_t is uint8_t:
+            c = ascii_fold[src[i]]
+        else:
+            c = src[i]
+        f = classes[c] if c < N_CLASS else class_of(c)
+        if f & C_ANY and entry[0] < 0:
+            entry[0] = struct_any(m, src, i, n)
+        if f & C_LEET and ((i > 0 and cls(m, at(m, src, i - 1)) & C_LATIN)
+                           or (i + 1 < n and cls(m, at(m, src, i + 1)) & C_LATIN)):
+            c = m.ascii_leet[c]
+            f = classes[c]
+        if f & C_WORD:
+            if not prev_word or f & C_WIDE or prev_wide:
+                fl = 1
+                if sep_sent:
+                    fl |= 4
+                if not initial_done and not (0x30 <= c <= 0x39):
+                    fl |= 16
+                    initial_done = True
+                if nc > 0 and (f & C_WIDE or prev_wide):
+                    flags[nc - 1] |= 2
+                n_words += 1
+                sep_sent = False
+            else:
+                fl = 0
+            if inq:
+                fl |= 8
+            chars[nc] = c
+            flags[nc] = fl
+            nc += 1
+            prev_word = True
+            prev_wide = (f & C_WIDE) != 0
+        else:
+            if prev_word and nc > 0:
+                flags[nc - 1] |= 2
+            prev_word = False
+            prev_wide = False
+            if f:
+                if f & C_SENT:
+                    sep_sent = True
+                if f & C_QUOTE:
+                    sh.quote = True
+                if f & C_CODE:
+                    sh.code += 1
+                    if c == 0x7C:
+                        sh.pipes += 1
+            if c == 0x3F:
+                sh.question = True
+            elif c == 0x22 or c == 0x201C or c == 0x201D:
+                inq = not inq
+            elif c == 0x201E or c == 0xAB or c == 0x300C or c == 0x300E:
+                inq = True
+            elif c == 0xBB or c == 0x300D or c == 0x300F:
+                inq = False
+        if c != 0x20 and c != 0x09:
+            last_nonspace = c
+    if nc > 0:
+        flags[nc - 1] |= 2
+    sh.n_words = n_words
+    sh.colon_end = last_nonspace == 0x3A
+    return nc
 
 
 cdef inline int32_t trie_next(const model_t* m, int32_t node, uint32_t c) noexcept nogil:
@@ -227,190 +383,94 @@ cdef inline int32_t trie_next(const model_t* m, int32_t node, uint32_t c) noexce
         h += 1
 
 
-cdef inline Py_ssize_t bucket(Py_ssize_t x, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c, Py_ssize_t d,
-                              Py_ssize_t e) noexcept nogil:
-    return (x >= a) + (x >= b) + (x >= c) + (x >= d) + (x >= e)
-
-
-cdef inline void add(scratch_t* s, int32_t* nf, int32_t f) noexcept nogil:
-    if s.stamp[f] != s.line_id:
-        s.stamp[f] = s.line_id
-        s.feats[nf[0]] = f
-        nf[0] += 1
-
-
-cdef Py_ssize_t stream(const model_t* m, scratch_t* s, Py_ssize_t nr, shape_t* sh) noexcept nogil:
-    """Reference ``fold_points`` (leet) + ``stream``: the word characters of ``s.raw[:nr]`` into
-    ``s.chars`` with their flags, and the shape counts into ``sh``; the number of characters."""
-    cdef Py_ssize_t i, nc = 0
-    cdef uint32_t c, l, last_nonspace = 0
-    cdef uint8_t f, cls
-    cdef bint w, prev_word = False, prev_wide = False, sep_sent = True, inq = False
-    cdef bint initial_done = False
-    cdef const uint32_t* raw = s.raw
-    for i in range(nr):
-        c = raw[i]
-        if c < 0x80:
-            cls = m.ascii_class[c]
-            if cls & C_LEET and ((i > 0 and raw[i - 1] < 0x80 and m.ascii_class[raw[i - 1]] & C_LATIN)
-                                 or (i + 1 < nr and raw[i + 1] < 0x80
-                                     and m.ascii_class[raw[i + 1]] & C_LATIN)):
-                c = m.ascii_leet[c]
-                cls = m.ascii_class[c]
-            w = False
-            if cls & C_WORD:
-                if not prev_word or prev_wide:
-                    f = 1
-                    if sep_sent:
-                        f |= 4
-                    if not initial_done and not (0x30 <= c <= 0x39):
-                        f |= 16
-                        initial_done = True
-                    if nc > 0 and prev_wide:
-                        s.flags[nc - 1] |= 2
-                    sh.n_words += 1
-                    sep_sent = False
-                else:
-                    f = 0
-                if inq:
-                    f |= 8
-                s.chars[nc] = c
-                s.flags[nc] = f
-                nc += 1
-                prev_word = True
-                prev_wide = False
-            else:
-                if prev_word and nc > 0:
-                    s.flags[nc - 1] |= 2
-                prev_word = False
-                prev_wide = False
-                if cls:
-                    if cls & C_SENT:
-                        sep_sent = True
-                    if cls & C_QUOTE:
-                        sh.quote = True
-                        if c == 0x22:
-                            inq = not inq
-                    if c == 0x3F:
-                        sh.question = True
-                    if cls & C_CODE:
-                        sh.code += 1
-                        if c == 0x7C:
-                            sh.pipes += 1
-            if c != 0x20 and c != 0x09:
-                last_nonspace = c
-            continue
-        if word_char(c):
-            w = wide(c)
-            if not prev_word or w or prev_wide:
-                f = 1
-                if sep_sent:
-                    f |= 4
-                if not initial_done:
-                    f |= 16
-                    initial_done = True
-                if nc > 0 and (w or prev_wide):
-                    s.flags[nc - 1] |= 2
-                sh.n_words += 1
-                sep_sent = False
-            else:
-                f = 0
-            if inq:
-                f |= 8
-            s.chars[nc] = c
-            s.flags[nc] = f
-            nc += 1
-            prev_word = True
-            prev_wide = w
-        else:
-            if prev_word and nc > 0:
-                s.flags[nc - 1] |= 2
-            prev_word = False
-            prev_wide = False
-            if sent_char(c):
-                sep_sent = True
-            if quote_char(c):
-                sh.quote = True
-            if c == 0x201C or c == 0x201D:
-                inq = not inq
-            elif c == 0x201E or c == 0xAB or c == 0x300C or c == 0x300E:
-                inq = True
-            elif c == 0xBB or c == 0x300D or c == 0x300F:
-                inq = False
-        last_nonspace = c
-    if nc > 0:
-        s.flags[nc - 1] |= 2
-    sh.colon_end = last_nonspace == 0x3A
-    return nc
+cdef inline int32_t step(const model_t* m, const int32_t* dense, int32_t node, uint32_t c,
+                         uint8_t* end) noexcept nogil:
+    """The trie node after ``node`` and ``c`` (or -1), its end_info into ``end``."""
+    cdef int32_t v
+    if 0x61 <= c <= 0x7A:
+        v = dense[26 * node + (c - 0x61)]
+        end[0] = <uint8_t>(v & 0xFF)
+        return v >> 8 if v >= 0 else -1
+    node = trie_next(m, node, c)
+    end[0] = m.end_info[node] if node >= 0 else 0
+    return node
 
 
 cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, int32_t* hc,
                              uint8_t* hf) noexcept nogil:
     """Reference ``hits``: the concept of each lexicon match in ``s.chars[:nc]`` into ``hc`` and
-    the flags of its start into ``hf`` (32: a chained start), at most MAX_HITS; their number."""
+    the flags of its start into ``hf`` (32: a chained start), at most MAX_HITS; their number.
+    Three letters a-z are one look-up (``tri``) where no match can end within the first two: a
+    chained start (a match there is at least three long), or a word start whose first two letters
+    end no word and no stem that need not end one."""
     cdef Py_ssize_t i, j, nh = 0
-    cdef int32_t node, con
-    cdef uint32_t c
+    cdef int32_t node
+    cdef uint32_t c0, c1, c2
+    cdef uint8_t end, start
     cdef bint ok
+    # (local copies: the byte stores below may alias the model's fields, so these stay in registers)
     cdef const uint32_t* chars = s.chars
     cdef const uint8_t* flags = s.flags
-    memset(s.chain, 0, nc + 3)
+    cdef uint8_t* chain = s.chain
+    cdef const int32_t* dense = m.dense
+    cdef const int32_t* tri = m.tri
+    memset(chain, 0, nc + 3)
     for i in range(nc):
-        if not (flags[i] & 1 or s.chain[i]):
+        start = flags[i]
+        if not (start & 1 or chain[i]):
             continue
-        c = chars[i]
-        if c < 128:
-            node = m.root[c]
-            if node < 0:
-                continue
-            if i + 1 < nc and chars[i + 1] < 128:
-                # two ASCII letters: one table look-up (most words stop here)
-                con = m.end_concept[node]
-                if con >= 0 and flags[i] & 1 and (m.end_whole[node] == 0 or flags[i] & 2):
-                    hc[nh] = con
-                    hf[nh] = flags[i]
-                    nh += 1
-                    s.chain[i + 1] = 1
-                    s.chain[i + 2] = 1
-                    s.chain[i + 3] = 1
-                    if nh == MAX_HITS:
-                        break
-                node = m.level2[c * 128 + chars[i + 1]]
+        j = i
+        if i + 2 < nc:
+            c0, c1, c2 = chars[i] - 0x61, chars[i + 1] - 0x61, chars[i + 2] - 0x61
+            if c0 < 26 and c1 < 26 and c2 < 26 and not (
+                    start & 1 and ((start | flags[i + 1]) & 2 or m.short_end[c0 * 26 + c1])):
+                node = tri[(c0 * 26 + c1) * 26 + c2]
                 if node < 0:
                     continue
-                j = i + 1
-            else:
-                j = i
-        else:
-            node = trie_next(m, 0, c)
+                j = i + 2
+                end = m.end_info[node]
+        if j == i:
+            node = step(m, dense, 0, chars[i], &end)
             if node < 0:
                 continue
-            j = i
         while True:
-            con = m.end_concept[node]
-            if con >= 0:
-                if flags[i] & 1:
-                    ok = m.end_whole[node] == 0 or (flags[j] & 2) != 0
-                else:
-                    ok = j - i >= 2
-                if ok:
-                    hc[nh] = con
-                    hf[nh] = flags[i] if flags[i] & 1 else 32 | (flags[i] & 8)
-                    nh += 1
-                    s.chain[j + 1] = 1
-                    s.chain[j + 2] = 1
-                    s.chain[j + 3] = 1
-                    if nh == MAX_HITS:
-                        return nh
+            if end == 0:
+                ok = False
+            elif start & 1:
+                ok = not (end & 0x80) or (flags[j] & 2) != 0
+            else:
+                ok = j - i >= 2
+            if ok:
+                hc[nh] = (end & 0x7F) - 1
+                hf[nh] = start if start & 1 else 32 | (start & 8)
+                nh += 1
+                chain[j + 1] = 1
+                chain[j + 2] = 1
+                chain[j + 3] = 1
+                if nh == MAX_HITS:
+                    return nh
             j += 1
             if j >= nc:
                 break
-            node = trie_next(m, node, chars[j])
+            node = step(m, dense, node, chars[j], &end)
             if node < 0:
                 break
-        if nh == MAX_HITS:
-            break
     return nh
+
+
+cdef inline Py_ssize_t bucket(Py_ssize_t x, Py_ssize_t a, Py_ssize_t b, Py_ssize_t c, Py_ssize_t d,
+                              Py_ssize_t e) noexcept nogil:
+    return (x >= a) + (x >= b) + (x >= c) + (x >= d) + (x >= e)
+
+
+cdef inline int32_t add(int32_t* stamp, int32_t* feats, int32_t nf, int32_t line_id,
+                        int32_t f) noexcept nogil:
+    """Feature ``f`` into ``feats[:nf]`` unless it is there already (``stamp``); the new count."""
+    if stamp[f] != line_id:
+        stamp[f] = line_id
+        feats[nf] = f
+        return nf + 1
+    return nf
 
 
 cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32_t* hc,
@@ -423,62 +483,69 @@ cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32
     cdef int32_t k = m.k, nf = 0, base
     cdef uint32_t hsh, prev = 0
     cdef int64_t total = 0
-    s.line_id += 1
-    add(s, &nf, 0)
+    cdef int32_t* stamp = s.stamp
+    cdef int32_t* feats = s.feats
+    cdef const uint32_t* chars = s.chars
+    cdef const uint8_t* flags = s.flags
+    cdef int32_t line_id = s.line_id + 1
+    s.line_id = line_id
+    nf = add(stamp, feats, nf, line_id, 0)
     for i in range(nh):
         chained += (hf[i] & 32) != 0
         if hf[i] & 8:
-            add(s, &nf, 1 + 3 * k + hc[i])
+            nf = add(stamp, feats, nf, line_id, 1 + 3 * k + hc[i])
             continue
-        add(s, &nf, 1 + hc[i])
+        nf = add(stamp, feats, nf, line_id, 1 + hc[i])
         if hf[i] & 16:
-            add(s, &nf, 1 + k + hc[i])
+            nf = add(stamp, feats, nf, line_id, 1 + k + hc[i])
         if hf[i] & 4:
-            add(s, &nf, 1 + 2 * k + hc[i])
+            nf = add(stamp, feats, nf, line_id, 1 + 2 * k + hc[i])
         used[nu] = hc[i]
         nu += 1
     for i in range(nu):
         for j in range(i + 1, min(i + 1 + PAIR_WINDOW, nu)):
-            add(s, &nf, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
+            nf = add(stamp, feats, nf, line_id, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
     base = 1 + 4 * k + k * k
-    add(s, &nf, base + <int32_t>bucket(sh.n_words, 3, 6, 11, 21, 41))
-    add(s, &nf, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
+    nf = add(stamp, feats, nf, line_id, base + <int32_t>bucket(sh.n_words, 3, 6, 11, 21, 41))
+    nf = add(stamp, feats, nf, line_id, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
     if sh.colon_end:
-        add(s, &nf, base + 12)
+        nf = add(stamp, feats, nf, line_id, base + 12)
     if sh.question:
-        add(s, &nf, base + 13)
+        nf = add(stamp, feats, nf, line_id, base + 13)
     if sh.quote:
-        add(s, &nf, base + 14)
+        nf = add(stamp, feats, nf, line_id, base + 14)
     if sh.code >= 4:
-        add(s, &nf, base + 15)
+        nf = add(stamp, feats, nf, line_id, base + 15)
     if sh.pipes >= 2:
-        add(s, &nf, base + 16)
+        nf = add(stamp, feats, nf, line_id, base + 16)
     if chained >= 2:
-        add(s, &nf, base + 17)
+        nf = add(stamp, feats, nf, line_id, base + 17)
     base += N_SHAPE
     hsh = 2166136261u
     for i in range(nc):
-        if s.flags[i] & 1:
+        if flags[i] & 1:
             hsh = 2166136261u
-        hsh = (hsh ^ s.chars[i]) * 16777619u
-        if s.flags[i] & 2:
-            add(s, &nf, base + <int32_t>(hsh >> (32 - WORD_BITS)))
-            add(s, &nf, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
+        hsh = (hsh ^ chars[i]) * 16777619u
+        if flags[i] & 2:
+            nf = add(stamp, feats, nf, line_id, base + <int32_t>(hsh >> (32 - WORD_BITS)))
+            nf = add(stamp, feats, nf, line_id, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
             prev = hsh
     for i in range(nf):
-        total += m.weights[s.feats[i]]
+        total += m.weights[feats[i]]
     return total
 
 
-cdef bint score_segment(const model_t* m, scratch_t* s, Py_ssize_t nr, int64_t* score) noexcept nogil:
-    """Score of the folded segment ``s.raw[:nr]`` into ``score``; False (not scored) when it has
-    fewer than MIN_HITS concept hits."""
+cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, int64_t* score,
+                Py_ssize_t* entry) noexcept nogil:
+    """The folded segment ``src[:n]``: its structural entry (or -1) into ``entry``, its score into
+    ``score``; False (not scored) when it has fewer than MIN_HITS concept hits."""
     cdef shape_t sh
     cdef int32_t hc[MAX_HITS]
     cdef uint8_t hf[MAX_HITS]
     cdef Py_ssize_t nc, nh
     memset(&sh, 0, sizeof(shape_t))
-    nc = stream(m, s, nr, &sh)
+    entry[0] = struct_start(m, src, n)
+    nc = stream(m, s, src, n, &sh, entry)
     if sh.n_words == 0:
         return False
     nh = concept_hits(m, s, nc, hc, hf)
@@ -486,41 +553,6 @@ cdef bint score_segment(const model_t* m, scratch_t* s, Py_ssize_t nr, int64_t* 
         return False
     score[0] = features(m, s, nc, hc, hf, nh, &sh)
     return True
-
-
-cdef bint struct_at(const model_t* m, Py_ssize_t e, const uint32_t* raw, Py_ssize_t i,
-                    Py_ssize_t nr) noexcept nogil:
-    """Whether structural entry e matches the folded ``raw[i:nr]`` (spaces and tabs skipped)."""
-    cdef Py_ssize_t p = m.soffsets[e], end = m.soffsets[e + 1]
-    while p < end:
-        while i < nr and (raw[i] == 0x20 or raw[i] == 0x09):
-            i += 1
-        if i >= nr or raw[i] != m.spoints[p]:
-            return False
-        i += 1
-        p += 1
-    return True
-
-
-cdef Py_ssize_t structural(const model_t* m, const uint32_t* raw, Py_ssize_t nr) noexcept nogil:
-    """Index of the first structural entry that matches the folded segment ``raw[:nr]``, or -1.
-    Line-start entries are tried after leading spaces, tabs, ``*``, ``>``, ``-``, backticks and
-    quotes; the others anywhere (only where the character is one of their first characters)."""
-    cdef Py_ssize_t start = 0, e, i
-    cdef uint32_t c
-    while start < nr and raw[start] < 0x80 and m.ascii_class[raw[start]] & C_SKIP:
-        start += 1
-    if start < nr:
-        for e in range(m.n_struct):
-            if not m.sanywhere[e] and m.spoints[m.soffsets[e]] == raw[start] and struct_at(m, e, raw, start, nr):
-                return e
-    for i in range(nr):
-        c = raw[i]
-        if c < 128 and (m.first_mask[c >> 6] >> (c & 63)) & 1:
-            for e in range(m.n_struct):
-                if m.sanywhere[e] and m.spoints[m.soffsets[e]] == c and struct_at(m, e, raw, i, nr):
-                    return e
-    return -1
 
 
 cdef struct pass_state:
@@ -575,7 +607,8 @@ cdef Py_ssize_t next_boundary(int kind, const void* d, Py_ssize_t i, Py_ssize_t 
 
 cdef int run_state(void* p) noexcept nogil:
     cdef pass_state* st = <pass_state*>p
-    cdef Py_ssize_t t, i, b, seg_start, seg_no, e, nr
+    cdef scratch_t* s = &st.scratch
+    cdef Py_ssize_t t, i, b, seg_start, seg_no, e = -1, nr
     cdef int64_t sc = 0
     cdef bint scored
     cdef int kind
@@ -589,12 +622,17 @@ cdef int run_state(void* p) noexcept nogil:
         seg_no = 0
         while True:
             i = next_boundary(kind, d, seg_start, b)
-            nr = fold_segment(&st.model, &st.scratch, kind, d, st.ascii[t], seg_start, i)
-            if nr < 0:
-                st.status = CKN_ENOMEM
-                return CKN_ENOMEM
-            e = structural(&st.model, st.scratch.raw, nr)
-            scored = score_segment(&st.model, &st.scratch, nr, &sc)
+            if st.ascii[t]:
+                if not reserve(s, i - seg_start):
+                    st.status = CKN_ENOMEM
+                    return CKN_ENOMEM
+                scored = judge(&st.model, s, <const uint8_t*>d + seg_start, i - seg_start, &sc, &e)
+            else:
+                nr = fold_segment(&st.model, s, kind, d, seg_start, i)
+                if nr < 0:
+                    st.status = CKN_ENOMEM
+                    return CKN_ENOMEM
+                scored = judge(&st.model, s, <const uint32_t*>s.raw, nr, &sc, &e)
             if e >= 0 or (scored and (st.all_scores or sc >= st.threshold)):
                 if not append(st, t, seg_no, sc if scored else -(1 << 62), e):
                     st.status = CKN_ENOMEM
@@ -605,8 +643,8 @@ cdef int run_state(void* p) noexcept nogil:
                 i += 1
             seg_no += 1
             seg_start = i + 1
-        if st.scratch.saw_tag:
-            st.scratch.saw_tag = False
+        if s.saw_tag:
+            s.saw_tag = False
             if not append(st, t, -1, 0, -1):
                 st.status = CKN_ENOMEM
                 return CKN_ENOMEM
@@ -615,58 +653,101 @@ cdef int run_state(void* p) noexcept nogil:
 
 
 cdef class Model:
-    """The weights, trie and fold table as flat buffers (built once by ``ckn.sanitizer`` from
-    the weights file, which it validates)."""
-    cdef readonly object weights, tkeys, tvals, end_concept, end_whole, root, level2, spoints, soffsets
-    cdef readonly object sanywhere, fold_page, fold_block, fold_pool
+    """The weights, trie, structural table and fold table as flat buffers (built once by
+    ``ckn.sanitizer`` from the weights file, which it checks), and their C view."""
+    cdef model_t m
+    cdef readonly object buffers
     cdef readonly int k
     cdef readonly long long threshold
 
-    def __init__(self, int k, long long threshold, weights, tkeys, tvals, end_concept, end_whole,
-                 root, level2, spoints, soffsets, sanywhere, fold_keys, fold_offsets, fold_pool):
+    def __init__(self, int k, long long threshold, weights, dense, tkeys, tvals, end_info, spoints,
+                 soffsets, sanywhere, fold_keys, fold_offsets, fold_pool):
         cdef const uint32_t[::1] keys = fold_keys
         cdef const uint32_t[::1] offs = fold_offsets
+        cdef const uint32_t[::1] pool = fold_pool
+        cdef const uint32_t[::1] sp = spoints
+        cdef const int64_t[::1] so = soffsets
+        cdef const uint8_t[::1] sa = sanywhere
+        cdef const int32_t[::1] w = weights
+        cdef const int32_t[::1] dn = dense
+        cdef const uint64_t[::1] tk = tkeys
+        cdef const int32_t[::1] tv = tvals
+        cdef const uint8_t[::1] ei = end_info
         cdef int32_t[::1] page
         cdef int32_t[::1] block
-        cdef Py_ssize_t j, n_blocks = 0
+        cdef uint16_t[::1] classes
+        cdef int32_t[::1] tri
+        cdef uint8_t[::1] short
+        cdef Py_ssize_t j, e, n_blocks = 1, c0, c1, c2
+        cdef int32_t n1, n2, n3
         cdef uint32_t c
         self.k, self.threshold = k, threshold
-        self.weights, self.tkeys, self.tvals = weights, tkeys, tvals
-        self.end_concept, self.end_whole = end_concept, end_whole
-        self.root, self.level2 = root, level2
-        self.spoints, self.soffsets, self.sanywhere = spoints, soffsets, sanywhere
-        self.fold_page = array("i", [-1]) * PAGES
-        page = self.fold_page
+        fold_page = array("i", [-1]) * PAGES
+        page = fold_page
         page[0] = 0                   # block 0 always exists (the ASCII look-up reads it)
-        n_blocks = 1
         for j in range(keys.shape[0]):
             if page[keys[j] >> 8] < 0:
                 page[keys[j] >> 8] = n_blocks
                 n_blocks += 1
-        self.fold_block = array("i", [-1]) * (256 * n_blocks)
-        block = self.fold_block
+        fold_block = array("i", [-1]) * (256 * n_blocks)
+        block = fold_block
         for j in range(keys.shape[0]):
             c = keys[j]
             block[(page[c >> 8] << 8) | (c & 0xFF)] = <int32_t>((offs[j] << 5) | (offs[j + 1] - offs[j]))
-        self.fold_pool = fold_pool
+        tri_table = array("i", [-1]) * (26 * 26 * 26)
+        short_table = array("B", [0]) * (26 * 26)
+        tri = tri_table
+        short = short_table
+        for c0 in range(26):
+            n1 = dn[c0]
+            for c1 in range(26):
+                n2 = dn[26 * (n1 >> 8) + c1] if n1 >= 0 else -1
+                short[26 * c0 + c1] = ((n1 >= 0 and (n1 & 0xFF) != 0 and not (n1 & 0x80))
+                                       or (n2 >= 0 and (n2 & 0xFF) != 0 and not (n2 & 0x80)))
+                for c2 in range(26):
+                    n3 = dn[26 * (n2 >> 8) + c2] if n2 >= 0 else -1
+                    tri[(26 * c0 + c1) * 26 + c2] = n3 >> 8 if n3 >= 0 else -1
+        class_table = array("H", [0]) * N_CLASS
+        classes = class_table
+        for c in range(N_CLASS):
+            classes[c] = class_of(c)
+        for e in range(sa.shape[0]):
+            if sa[e] and sp[so[e]] < 0x80:
+                classes[sp[so[e]]] |= C_ANY
+        self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
+                        fold_block, fold_pool, class_table, tri_table, short_table)
+        self.m.k = k
+        self.m.weights = &w[0]
+        self.m.n_weights = w.shape[0]
+        self.m.dense = &dn[0]
+        self.m.tkeys = &tk[0]
+        self.m.tvals = &tv[0]
+        self.m.tmask = tk.shape[0] - 1
+        self.m.end_info = &ei[0]
+        self.m.tri = &tri[0]
+        self.m.short_end = &short[0]
+        self.m.spoints = &sp[0]
+        self.m.soffsets = &so[0]
+        self.m.sanywhere = &sa[0]
+        self.m.n_struct = sa.shape[0]
+        self.m.fold_page = &page[0]
+        self.m.fold_block = &block[0]
+        self.m.fold_pool = &pool[0]
+        self.m.cls = &classes[0]
+        for c in range(128):
+            self.m.ascii_fold[c] = pool[block[c] >> 5] if block[c] >= 0 else c
+            self.m.ascii_leet[c] = leet(c)
 
     def fold(self, str text) -> str:
         """``text`` folded code point by code point (the table only: no leet, no boundaries cut)."""
-        cdef model_t m
         cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text), nr = 0
         cdef int kind = PyUnicode_KIND(text)
         cdef const void* d = PyUnicode_DATA(text)
-        cdef const int32_t[::1] page = self.fold_page
-        cdef const int32_t[::1] block = self.fold_block
-        cdef const uint32_t[::1] pool = self.fold_pool
         cdef uint32_t* out = <uint32_t*>malloc(4 * (MAX_FOLD * n + 1))
         if out == NULL:
             raise MemoryError()
-        m.fold_page, m.fold_block, m.fold_pool = &page[0], &block[0], &pool[0]
-        for i in range(128):
-            m.ascii_fold[i] = pool[block[i] >> 5] if block[i] >= 0 else i
         for i in range(n):
-            nr += fold_cp(&m, rd(kind, d, i), out + nr)
+            nr += fold_cp(&self.m, rd(kind, d, i), out + nr)
         try:
             return PyUnicode_FromKindAndData(4, out, nr)
         finally:
@@ -680,31 +761,11 @@ cdef class SanitizePass:
     cdef pass_state st
     cdef ckn_pass p
     cdef object keep
-    cdef const int32_t[::1] w
-    cdef const uint64_t[::1] tk
-    cdef const int32_t[::1] tv
-    cdef const int32_t[::1] ec
-    cdef const uint8_t[::1] ew
-    cdef const int32_t[::1] r1
-    cdef const int32_t[::1] r2
-    cdef const uint32_t[::1] sp
-    cdef const int64_t[::1] so
-    cdef const uint8_t[::1] sa
-    cdef const int32_t[::1] fp
-    cdef const int32_t[::1] fb
-    cdef const uint32_t[::1] fo
 
     def __cinit__(self, Model model, list texts, bint all_scores=False):
-        cdef Py_ssize_t n = len(texts), t, longest = 1, e, c
+        cdef Py_ssize_t n = len(texts), t, longest = 1
         cdef object text
-        cdef model_t* m
-        cdef uint32_t first
         self.keep = (model, list(texts))
-        self.w, self.tk, self.tv = model.weights, model.tkeys, model.tvals
-        self.ec, self.ew = model.end_concept, model.end_whole
-        self.r1, self.r2 = model.root, model.level2
-        self.sp, self.so, self.sa = model.spoints, model.soffsets, model.sanywhere
-        self.fp, self.fb, self.fo = model.fold_page, model.fold_block, model.fold_pool
         st = &self.st
         st.data = <const void**>malloc(sizeof(void*) * (n + 1))
         st.kinds = <int*>malloc(sizeof(int) * (n + 1))
@@ -721,48 +782,12 @@ cdef class SanitizePass:
             st.ascii[t] = PyUnicode_IS_ASCII(text)
             longest = max(longest, st.lengths[t])
         st.n_texts = n
-        m = &st.model
-        m.k = model.k
-        m.weights = &self.w[0]
-        m.n_weights = self.w.shape[0]
-        m.tkeys = &self.tk[0]
-        m.tvals = &self.tv[0]
-        m.tmask = self.tk.shape[0] - 1
-        m.end_concept = &self.ec[0]
-        m.end_whole = &self.ew[0]
-        m.root = &self.r1[0]
-        m.level2 = &self.r2[0]
-        m.spoints = &self.sp[0]
-        m.soffsets = &self.so[0]
-        m.sanywhere = &self.sa[0]
-        m.n_struct = self.sa.shape[0]
-        m.fold_page = &self.fp[0]
-        m.fold_block = &self.fb[0]
-        m.fold_pool = &self.fo[0]
-        m.first_mask[0] = 0
-        m.first_mask[1] = 0
-        for e in range(m.n_struct):
-            first = self.sp[self.so[e]]
-            if self.sa[e] and first < 128:
-                m.first_mask[first >> 6] |= (<uint64_t>1) << (first & 63)
-        for c in range(128):
-            m.ascii_fold[c] = self.fo[self.fb[c] >> 5] if self.fb[c] >= 0 else c
-        for c in range(128):
-            first = m.ascii_fold[c]
-            m.ascii_leet[c] = leet(first)
-            m.ascii_class[c] = ((C_WORD if word_char(first) else 0) | (C_SENT if sent_char(first) else 0)
-                                | (C_QUOTE if quote_char(first) else 0) | (C_CODE if code_char(first) else 0)
-                                | (C_LATIN if 0x61 <= first <= 0x7A else 0)
-                                | (C_LEET if m.ascii_leet[c] else 0)
-                                | (C_SKIP if first in (0x20, 0x09, 0x2A, 0x3E, 0x2D, 0x60, 0x22, 0x27) else 0))
+        st.model = model.m
         st.threshold = model.threshold
         st.all_scores = all_scores
         st.status = -1
         sc = &st.scratch
-        sc.cap = 0
-        sc.stamp = <int32_t*>calloc(self.w.shape[0], 4)
-        sc.line_id = 0
-        sc.saw_tag = False
+        sc.stamp = <int32_t*>calloc(st.model.n_weights, 4)
         if sc.stamp == NULL or not reserve(sc, min(longest, 1 << 16)):
             raise MemoryError()
         self.p.run = run_state

@@ -160,6 +160,13 @@ def _read_weights(data: bytes) -> tuple:
             node = child
         ends.setdefault(node, (concept, whole))
         pos += 4 + 4 * length
+    # breadth-first numbering: the nodes near the root, which every walk visits, lie together
+    order = [0]
+    for node in order:
+        order.extend(child for _c, child in sorted(nodes[node].items()))
+    new = {old: j for j, old in enumerate(order)}
+    nodes = [{c: new[child] for c, child in nodes[old].items()} for old in order]
+    ends = {new[node]: end for node, end in ends.items()}
     (nw,) = struct.unpack_from("<I", data, pos)
     weights = array("i", data[pos + 4: pos + 4 + 4 * nw])
     if len(weights) != nw or nw != 1 + 4 * k + k * k + 18 + (1 << 15):
@@ -177,7 +184,21 @@ def _read_weights(data: bytes) -> tuple:
             or any(c < 128 and (fold_offsets[j + 1] - fold_offsets[j] != 1
                                 or fold_pool[fold_offsets[j]] >= 128) for j, c in enumerate(fold_keys))):
         raise CknValueError("ckn/sanitizer_weights.bin: damaged fold table")
-    edges = [(p, c, ch) for p, d in enumerate(nodes) for c, ch in d.items()]
+    if k > 126:
+        raise CknValueError(f"ckn/sanitizer_weights.bin: {k} concepts (at most 126)")
+    # end_info[node]: 0, or concept + 1 with bit 7 for a whole-word stem; letters a-z step through
+    # the dense table (child << 8 | end_info[child], -1: none), other code points through a hash
+    end_info = array("B", [0]) * len(nodes)
+    for node, (concept, whole) in ends.items():
+        end_info[node] = (concept + 1) | (whole << 7)
+    dense = array("i", [-1]) * (26 * len(nodes))
+    edges = []
+    for parent, children in enumerate(nodes):
+        for c, child in children.items():
+            if 0x61 <= c <= 0x7A:
+                dense[26 * parent + c - 0x61] = (child << 8) | end_info[child]
+            else:
+                edges.append((parent, c, child))
     size = 1 << max(4, (2 * len(edges)).bit_length())
     keys, vals = array("Q", [(1 << 64) - 1]) * size, array("i", [0]) * size
     for parent, c, child in edges:
@@ -186,24 +207,13 @@ def _read_weights(data: bytes) -> tuple:
         while keys[h & (size - 1)] != (1 << 64) - 1:
             h += 1
         keys[h & (size - 1)], vals[h & (size - 1)] = key, child
-    end_concept = array("i", [-1]) * len(nodes)
-    end_whole = array("B", [0]) * len(nodes)
-    for node, (concept, whole) in ends.items():
-        end_concept[node], end_whole[node] = concept, whole
-    root, level2 = array("i", [-1]) * 128, array("i", [-1]) * (128 * 128)
-    for c1, n1 in nodes[0].items():
-        if c1 < 128:
-            root[c1] = n1
-            for c2, n2 in nodes[n1].items():
-                if c2 < 128:
-                    level2[c1 * 128 + c2] = n2
     points, offsets = array("I"), array("q", [0])
     for pattern, *_ in STRUCTURAL:
         points.extend(ord(ch) for ch in pattern if ch not in " \t")
         offsets.append(len(points))
     anywhere = array("B", [where == "any" for _p, _f, where, _e in STRUCTURAL])
-    return (k, threshold, weights, keys, vals, end_concept, end_whole, root, level2, points, offsets,
-            anywhere, fold_keys, fold_offsets, fold_pool)
+    return (k, threshold, weights, dense, keys, vals, end_info, points, offsets, anywhere, fold_keys,
+            fold_offsets, fold_pool)
 
 
 def candidates_pass(texts: list, *, all_scores: bool = False):
@@ -211,8 +221,9 @@ def candidates_pass(texts: list, *, all_scores: bool = False):
     passes: ``ckn._dense.run_passes``); :func:`sanitized_by_pass` finishes the job. ``all_scores``
     records every scored segment (tools and tests)."""
     from ._sanitize import SanitizePass
+    model = _model()
     try:
-        return SanitizePass(_model(), texts, all_scores)
+        return SanitizePass(model, texts, all_scores)
     except TypeError as exc:
         raise CknTypeError(str(exc)) from None
 
