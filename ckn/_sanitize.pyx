@@ -31,7 +31,7 @@ cdef enum:
     WORD_BITS = 15
     MAX_FOLD = 31                  # longest run one code point folds to (checked on load)
     PAGES = 0x1100                 # fold table pages of 256 code points
-    N_CLASS = 0xA000               # code points below this have their class in a table
+    N_CLASS = 0x10000              # code points below this have their class in a table
     # character classes (of the folded code point)
     C_WORD = 1
     C_WIDE = 2                     # its own word (CJK, kana, Hangul, Thai, …)
@@ -42,6 +42,11 @@ cdef enum:
     C_LEET = 64                    # 0 1 3 4 5 7 @ $
     C_SKIP = 128                   # skipped before a line-start structural entry
     C_ANY = 256                    # first character of an "anywhere" structural entry
+
+ctypedef fused unit_t:             # a str's code units (PyUnicode kinds 1, 2, 4)
+    uint8_t
+    uint16_t
+    uint32_t
 
 ctypedef fused src_t:
     uint8_t                        # an ASCII text, read in place (folded through ascii_fold)
@@ -57,8 +62,12 @@ cdef struct model_t:
     const int32_t* tvals
     uint64_t tmask
     const uint8_t* end_info        # 0, or concept + 1 (bit 7: the stem must end a word)
+    const uint64_t* single         # node with one child: child << 40 | end_info[child] << 32 | its
+                                   # code point; with none: 0xFFFFFFFE; with more: 0xFFFFFFFF
     const int32_t* tri             # node after three letters a-z ((c0 * 26 + c1) * 26 + c2), or -1
     const uint8_t* short_end       # c0 * 26 + c1: a stem that need not end a word ends at c0 or c1
+    const uint8_t* in_stem         # c < 0x10000: bit c & 7 of byte c >> 3 (first: of first_of_stem)
+    const uint8_t* first_of_stem   # (a code point outside these bitmaps goes to the hash)
     const uint32_t* spoints        # structural entries, concatenated
     const int64_t* soffsets        # entry e: spoints[soffsets[e]:soffsets[e + 1]]
     const uint8_t* sanywhere
@@ -230,18 +239,29 @@ cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
     return True
 
 
-cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, int kind, const void* data, Py_ssize_t a,
+cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, const unit_t* data, Py_ssize_t a,
                              Py_ssize_t b) noexcept nogil:
     """data[a:b] folded into ``s.raw``; the number of code points, or -1 when out of memory."""
     cdef Py_ssize_t i, nr = 0
     cdef uint32_t c
+    cdef uint32_t* raw
+    if not reserve(s, b - a + MAX_FOLD):
+        return -1
+    raw = s.raw
     for i in range(a, b):
-        if nr + MAX_FOLD > s.cap and not reserve(s, nr + MAX_FOLD):
-            return -1
-        c = rd(kind, data, i)
-        if 0xE0000 <= c <= 0xE007F:
-            s.saw_tag = True
-        nr += fold_cp(m, c, s.raw + nr)
+        c = data[i]
+        if c < 0x80:
+            raw[nr] = m.ascii_fold[c]
+            nr += 1
+            continue
+        if nr + MAX_FOLD + (b - i) > s.cap:  # (room for this fold and one code point per later one)
+            if not reserve(s, nr + MAX_FOLD + (b - i)):
+                return -1
+            raw = s.raw
+        if unit_t is uint32_t:
+            if 0xE0000 <= c <= 0xE007F:
+                s.saw_tag = True
+        nr += fold_cp(m, c, raw + nr)
     return nr
 
 
@@ -295,9 +315,9 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
     """Reference ``fold_points`` (leet) + ``stream`` over the folded ``src[:n]``: its word
     characters into ``s.chars`` with their flags, the shape counts into ``sh``; and, where no
     entry is in ``entry`` yet, the first "anywhere" structural entry. The number of characters."""
-    cdef Py_ssize_t i, nc = 0
-    cdef uint32_t c, last_nonspace = 0
-    cdef uint16_t f
+    cdef Py_ssize_t i = 0, nc = 0
+    cdef uint32_t c, c2, last_nonspace = 0
+    cdef uint16_t f, f2
     cdef uint8_t fl
     cdef bint prev_word = False, prev_wide = False, sep_sent = True, inq = False, initial_done = False
     # (local copies: the byte stores below may alias the model's fields, so these stay in registers)
@@ -306,7 +326,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
     cdef const uint16_t* classes = m.cls
     cdef const uint8_t* ascii_fold = m.ascii_fold
     cdef Py_ssize_t n_words = 0
-    for i in range(n):
+    while i < n:
         if src_t is uint8_t:
             c = ascii_fold[src[i]]
         else:
@@ -339,6 +359,22 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
             nc += 1
             prev_word = True
             prev_wide = (f & C_WIDE) != 0
+            last_nonspace = c
+            if not prev_wide:
+                # the rest of a word of plain letters: no leet, no structural entry, not wide
+                fl &= 8
+                while i + 1 < n:
+                    c2 = at(m, src, i + 1)
+                    f2 = classes[c2] if c2 < N_CLASS else class_of(c2)
+                    if (f2 & (C_WORD | C_WIDE | C_LEET | C_ANY)) != C_WORD:
+                        break
+                    chars[nc] = c2
+                    flags[nc] = fl
+                    nc += 1
+                    i += 1
+                    last_nonspace = c2
+            i += 1
+            continue
         else:
             if prev_word and nc > 0:
                 flags[nc - 1] |= 2
@@ -363,6 +399,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                 inq = False
         if c != 0x20 and c != 0x09:
             last_nonspace = c
+        i += 1
     if nc > 0:
         flags[nc - 1] |= 2
     sh.n_words = n_words
@@ -387,10 +424,18 @@ cdef inline int32_t step(const model_t* m, const int32_t* dense, int32_t node, u
                          uint8_t* end) noexcept nogil:
     """The trie node after ``node`` and ``c`` (or -1), its end_info into ``end``."""
     cdef int32_t v
+    cdef uint64_t info = m.single[node]
+    if <uint32_t>info == c:
+        end[0] = <uint8_t>(info >> 32)
+        return <int32_t>(info >> 40)
+    if <uint32_t>info != 0xFFFFFFFFu:
+        return -1
     if 0x61 <= c <= 0x7A:
         v = dense[26 * node + (c - 0x61)]
         end[0] = <uint8_t>(v & 0xFF)
         return v >> 8 if v >= 0 else -1
+    if c < 0x10000 and not ((m.first_of_stem if node == 0 else m.in_stem)[c >> 3] >> (c & 7)) & 1:
+        return -1
     node = trie_next(m, node, c)
     end[0] = m.end_info[node] if node >= 0 else 0
     return node
@@ -628,7 +673,12 @@ cdef int run_state(void* p) noexcept nogil:
                     return CKN_ENOMEM
                 scored = judge(&st.model, s, <const uint8_t*>d + seg_start, i - seg_start, &sc, &e)
             else:
-                nr = fold_segment(&st.model, s, kind, d, seg_start, i)
+                if kind == 1:
+                    nr = fold_segment(&st.model, s, <const uint8_t*>d, seg_start, i)
+                elif kind == 2:
+                    nr = fold_segment(&st.model, s, <const uint16_t*>d, seg_start, i)
+                else:
+                    nr = fold_segment(&st.model, s, <const uint32_t*>d, seg_start, i)
                 if nr < 0:
                     st.status = CKN_ENOMEM
                     return CKN_ENOMEM
@@ -661,7 +711,7 @@ cdef class Model:
     cdef readonly long long threshold
 
     def __init__(self, int k, long long threshold, weights, dense, tkeys, tvals, end_info, spoints,
-                 soffsets, sanywhere, fold_keys, fold_offsets, fold_pool):
+                 soffsets, sanywhere, fold_keys, fold_offsets, fold_pool, in_stem, first_of_stem, single):
         cdef const uint32_t[::1] keys = fold_keys
         cdef const uint32_t[::1] offs = fold_offsets
         cdef const uint32_t[::1] pool = fold_pool
@@ -673,6 +723,9 @@ cdef class Model:
         cdef const uint64_t[::1] tk = tkeys
         cdef const int32_t[::1] tv = tvals
         cdef const uint8_t[::1] ei = end_info
+        cdef const uint8_t[::1] ins = in_stem
+        cdef const uint64_t[::1] sg = single
+        cdef const uint8_t[::1] fos = first_of_stem
         cdef int32_t[::1] page
         cdef int32_t[::1] block
         cdef uint16_t[::1] classes
@@ -715,7 +768,7 @@ cdef class Model:
             if sa[e] and sp[so[e]] < 0x80:
                 classes[sp[so[e]]] |= C_ANY
         self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
-                        fold_block, fold_pool, class_table, tri_table, short_table)
+                        fold_block, fold_pool, class_table, tri_table, short_table, in_stem, first_of_stem, single)
         self.m.k = k
         self.m.weights = &w[0]
         self.m.n_weights = w.shape[0]
@@ -725,6 +778,9 @@ cdef class Model:
         self.m.tmask = tk.shape[0] - 1
         self.m.end_info = &ei[0]
         self.m.tri = &tri[0]
+        self.m.single = &sg[0]
+        self.m.in_stem = &ins[0]
+        self.m.first_of_stem = &fos[0]
         self.m.short_end = &short[0]
         self.m.spoints = &sp[0]
         self.m.soffsets = &so[0]

@@ -192,13 +192,22 @@ def _read_weights(data: bytes) -> tuple:
     for node, (concept, whole) in ends.items():
         end_info[node] = (concept + 1) | (whole << 7)
     dense = array("i", [-1]) * (26 * len(nodes))
+    single = array("Q", [0xFFFFFFFF]) * len(nodes)
+    in_stem, first_of_stem = bytearray(0x2000), bytearray(0x2000)  # bitmaps of the BMP
     edges = []
     for parent, children in enumerate(nodes):
+        if len(children) <= 1:
+            single[parent] = next((child << 40 | end_info[child] << 32 | c for c, child in children.items()),
+                                  0xFFFFFFFE)
         for c, child in children.items():
             if 0x61 <= c <= 0x7A:
                 dense[26 * parent + c - 0x61] = (child << 8) | end_info[child]
             else:
                 edges.append((parent, c, child))
+            if c < 0x10000:
+                in_stem[c >> 3] |= 1 << (c & 7)
+                if parent == 0:
+                    first_of_stem[c >> 3] |= 1 << (c & 7)
     size = 1 << max(4, (2 * len(edges)).bit_length())
     keys, vals = array("Q", [(1 << 64) - 1]) * size, array("i", [0]) * size
     for parent, c, child in edges:
@@ -213,7 +222,7 @@ def _read_weights(data: bytes) -> tuple:
         offsets.append(len(points))
     anywhere = array("B", [where == "any" for _p, _f, where, _e in STRUCTURAL])
     return (k, threshold, weights, dense, keys, vals, end_info, points, offsets, anywhere, fold_keys,
-            fold_offsets, fold_pool)
+            fold_offsets, fold_pool, in_stem, first_of_stem, single)
 
 
 def candidates_pass(texts: list, *, all_scores: bool = False):
