@@ -94,8 +94,7 @@ cdef struct scratch_t:
     uint32_t* chars                # its word characters, concatenated
     uint8_t* flags
     uint8_t* chain
-    int32_t* stamp
-    int32_t* feats
+    uint8_t* stamp                 # stamp[f] == line_id: feature f was counted on this line
     Py_ssize_t cap                 # room of raw, chars, flags, chain (code points)
     int32_t line_id
     bint saw_tag                   # a Tag character (U+E0000..U+E007F) was folded
@@ -231,10 +230,6 @@ cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
     if p == NULL:
         return False
     s.chain = <uint8_t*>p
-    p = realloc(s.feats, 4 * (2 * cap + 64 + MAX_HITS * (4 + PAIR_WINDOW)))
-    if p == NULL:
-        return False
-    s.feats = <int32_t*>p
     s.cap = cap
     return True
 
@@ -508,14 +503,12 @@ cdef inline Py_ssize_t bucket(Py_ssize_t x, Py_ssize_t a, Py_ssize_t b, Py_ssize
     return (x >= a) + (x >= b) + (x >= c) + (x >= d) + (x >= e)
 
 
-cdef inline int32_t add(int32_t* stamp, int32_t* feats, int32_t nf, int32_t line_id,
-                        int32_t f) noexcept nogil:
-    """Feature ``f`` into ``feats[:nf]`` unless it is there already (``stamp``); the new count."""
+cdef inline int32_t add(uint8_t* stamp, const int32_t* weights, uint8_t line_id, int32_t f) noexcept nogil:
+    """The weight of feature ``f`` the first time it is seen on the line (``stamp``), else 0."""
     if stamp[f] != line_id:
         stamp[f] = line_id
-        feats[nf] = f
-        return nf + 1
-    return nf
+        return weights[f]
+    return 0
 
 
 cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32_t* hc,
@@ -525,46 +518,50 @@ cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32
     words and word pairs of ``s.chars[:nc]``)."""
     cdef int32_t used[MAX_HITS]
     cdef Py_ssize_t i, j, nu = 0, chained = 0
-    cdef int32_t k = m.k, nf = 0, base
+    cdef int32_t k = m.k, base
     cdef uint32_t hsh, prev = 0
     cdef int64_t total = 0
-    cdef int32_t* stamp = s.stamp
-    cdef int32_t* feats = s.feats
+    cdef uint8_t* stamp = s.stamp
+    cdef const int32_t* weights = m.weights
     cdef const uint32_t* chars = s.chars
     cdef const uint8_t* flags = s.flags
-    cdef int32_t line_id = s.line_id + 1
-    s.line_id = line_id
-    nf = add(stamp, feats, nf, line_id, 0)
+    cdef uint8_t line_id
+    if s.line_id == 255:  # (byte stamps: 34 KB for the default model, in the L1 cache)
+        memset(stamp, 0, m.n_weights)
+        s.line_id = 0
+    s.line_id += 1
+    line_id = <uint8_t>s.line_id
+    total += add(stamp, weights, line_id, 0)
     for i in range(nh):
         chained += (hf[i] & 32) != 0
         if hf[i] & 8:
-            nf = add(stamp, feats, nf, line_id, 1 + 3 * k + hc[i])
+            total += add(stamp, weights, line_id, 1 + 3 * k + hc[i])
             continue
-        nf = add(stamp, feats, nf, line_id, 1 + hc[i])
+        total += add(stamp, weights, line_id, 1 + hc[i])
         if hf[i] & 16:
-            nf = add(stamp, feats, nf, line_id, 1 + k + hc[i])
+            total += add(stamp, weights, line_id, 1 + k + hc[i])
         if hf[i] & 4:
-            nf = add(stamp, feats, nf, line_id, 1 + 2 * k + hc[i])
+            total += add(stamp, weights, line_id, 1 + 2 * k + hc[i])
         used[nu] = hc[i]
         nu += 1
     for i in range(nu):
         for j in range(i + 1, min(i + 1 + PAIR_WINDOW, nu)):
-            nf = add(stamp, feats, nf, line_id, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
+            total += add(stamp, weights, line_id, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
     base = 1 + 4 * k + k * k
-    nf = add(stamp, feats, nf, line_id, base + <int32_t>bucket(sh.n_words, 3, 6, 11, 21, 41))
-    nf = add(stamp, feats, nf, line_id, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
+    total += add(stamp, weights, line_id, base + <int32_t>bucket(sh.n_words, 3, 6, 11, 21, 41))
+    total += add(stamp, weights, line_id, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
     if sh.colon_end:
-        nf = add(stamp, feats, nf, line_id, base + 12)
+        total += add(stamp, weights, line_id, base + 12)
     if sh.question:
-        nf = add(stamp, feats, nf, line_id, base + 13)
+        total += add(stamp, weights, line_id, base + 13)
     if sh.quote:
-        nf = add(stamp, feats, nf, line_id, base + 14)
+        total += add(stamp, weights, line_id, base + 14)
     if sh.code >= 4:
-        nf = add(stamp, feats, nf, line_id, base + 15)
+        total += add(stamp, weights, line_id, base + 15)
     if sh.pipes >= 2:
-        nf = add(stamp, feats, nf, line_id, base + 16)
+        total += add(stamp, weights, line_id, base + 16)
     if chained >= 2:
-        nf = add(stamp, feats, nf, line_id, base + 17)
+        total += add(stamp, weights, line_id, base + 17)
     base += N_SHAPE
     hsh = 2166136261u
     for i in range(nc):
@@ -572,11 +569,9 @@ cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32
             hsh = 2166136261u
         hsh = (hsh ^ chars[i]) * 16777619u
         if flags[i] & 2:
-            nf = add(stamp, feats, nf, line_id, base + <int32_t>(hsh >> (32 - WORD_BITS)))
-            nf = add(stamp, feats, nf, line_id, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
+            total += add(stamp, weights, line_id, base + <int32_t>(hsh >> (32 - WORD_BITS)))
+            total += add(stamp, weights, line_id, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
             prev = hsh
-    for i in range(nf):
-        total += m.weights[feats[i]]
     return total
 
 
@@ -843,7 +838,7 @@ cdef class SanitizePass:
         st.all_scores = all_scores
         st.status = -1
         sc = &st.scratch
-        sc.stamp = <int32_t*>calloc(st.model.n_weights, 4)
+        sc.stamp = <uint8_t*>calloc(st.model.n_weights, 1)
         if sc.stamp == NULL or not reserve(sc, min(longest, 1 << 16)):
             raise MemoryError()
         self.p.run = run_state
@@ -859,7 +854,6 @@ cdef class SanitizePass:
         free(self.st.scratch.flags)
         free(self.st.scratch.chain)
         free(self.st.scratch.stamp)
-        free(self.st.scratch.feats)
         free(self.st.out)
 
     def _pass(self):
