@@ -11,7 +11,8 @@ medians over rounds (ms):
 
 - ``sanitize_texts`` of the paragraphs (the sanitizer stage alone) against ``ckn.rank`` of the pool
   (target: the ratio ≤ 1 in every language);
-- ``ckn.pack`` of each language's pool against the English one (target: ≤ 3×);
+- ``ckn.pack`` of each language's pool, and of a ``mixed`` pool (the languages' paragraphs in
+  turn), against the English one (target: ≤ 3×);
 - lines per CPU second of ``sanitize_texts`` on English documentation lines: every line of
   the Python standard library's docstrings (``pydoc``-style text, first 50,000 lines).
 """
@@ -24,6 +25,7 @@ import os
 import statistics
 import sys
 import time
+import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -80,7 +82,9 @@ def doc_lines(limit: int = 50_000) -> list[str]:
     for name in sorted(sys.modules):
         mod = sys.modules[name]
         for obj in [mod, *vars(mod).values()] if inspect.ismodule(mod) else []:
-            doc = getattr(obj, "__doc__", None)
+            with warnings.catch_warnings():  # (deprecated aliases warn when their __doc__ is read)
+                warnings.simplefilter("ignore")
+                doc = getattr(obj, "__doc__", None)
             if isinstance(doc, str):
                 lines.extend(x.strip() for x in doc.splitlines() if x.strip())
             if len(lines) >= limit:
@@ -103,6 +107,8 @@ def main(argv=None) -> int:
         sanitize_texts(["warm up"])
         en_pack = None
         print(f"{'lang':6} {'sanitize_texts':>15} {'rank':>9} {'ratio':>6} {'pack':>9} {'pack/en':>8}")
+        names = sorted(langs)
+        langs["mixed"] = [langs[names[i % len(names)]][i] for i in range(args.paragraphs)]
         for lang in ["en"] + [x for x in langs if x != "en"]:
             texts = langs[lang]
             pool = pool_of(texts)
