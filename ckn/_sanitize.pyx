@@ -92,6 +92,7 @@ cdef struct shape_t:
 cdef struct scratch_t:
     uint32_t* raw                  # folded code points of the segment (a text that is not ASCII)
     uint32_t* chars                # its word characters, concatenated
+    int32_t* starts                # positions in chars of its word starts
     uint8_t* flags
     uint8_t* chain
     uint8_t* stamp                 # stamp[f] == line_id: feature f was counted on this line
@@ -222,6 +223,10 @@ cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
     if p == NULL:
         return False
     s.chars = <uint32_t*>p
+    p = realloc(s.starts, 4 * (cap + 8))
+    if p == NULL:
+        return False
+    s.starts = <int32_t*>p
     p = realloc(s.flags, cap + 8)
     if p == NULL:
         return False
@@ -343,6 +348,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                     initial_done = True
                 if nc > 0 and (f & C_WIDE or prev_wide):
                     flags[nc - 1] |= 2
+                s.starts[n_words] = <int32_t>nc
                 n_words += 1
                 sep_sent = False
             else:
@@ -436,8 +442,8 @@ cdef inline int32_t step(const model_t* m, const int32_t* dense, int32_t node, u
     return node
 
 
-cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, int32_t* hc,
-                             uint8_t* hf) noexcept nogil:
+cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_ssize_t n_words,
+                             int32_t* hc, uint8_t* hf) noexcept nogil:
     """Reference ``hits``: the concept of each lexicon match in ``s.chars[:nc]`` into ``hc`` and
     the flags of its start into ``hf`` (32: a chained start), at most MAX_HITS; their number.
     Three letters a-z are one look-up (``tri``) where no match can end within the first two: a
@@ -454,11 +460,22 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, int3
     cdef uint8_t* chain = s.chain
     cdef const int32_t* dense = m.dense
     cdef const int32_t* tri = m.tri
+    cdef const int32_t* starts = s.starts
+    cdef Py_ssize_t w = 0, chain_hi = -1
     memset(chain, 0, nc + 3)
-    for i in range(nc):
+    i = -1
+    while True:
+        # the next start: a chained one before the next word start, or that word start
+        i += 1
+        while i <= chain_hi and not chain[i] and not flags[i] & 1:
+            i += 1
+        if i > chain_hi or not chain[i]:
+            if w == n_words:
+                break
+            i = starts[w]
+        if flags[i] & 1:
+            w += 1
         start = flags[i]
-        if not (start & 1 or chain[i]):
-            continue
         j = i
         if i + 2 < nc:
             c0, c1, c2 = chars[i] - 0x61, chars[i + 1] - 0x61, chars[i + 2] - 0x61
@@ -487,6 +504,7 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, int3
                 chain[j + 1] = 1
                 chain[j + 2] = 1
                 chain[j + 3] = 1
+                chain_hi = min(j + 3, nc - 1)
                 if nh == MAX_HITS:
                     return nh
             j += 1
@@ -505,10 +523,9 @@ cdef inline Py_ssize_t bucket(Py_ssize_t x, Py_ssize_t a, Py_ssize_t b, Py_ssize
 
 cdef inline int32_t add(uint8_t* stamp, const int32_t* weights, uint8_t line_id, int32_t f) noexcept nogil:
     """The weight of feature ``f`` the first time it is seen on the line (``stamp``), else 0."""
-    if stamp[f] != line_id:
-        stamp[f] = line_id
-        return weights[f]
-    return 0
+    cdef int32_t new = stamp[f] != line_id  # (no branch: whether a word repeats is unpredictable)
+    stamp[f] = line_id
+    return weights[f] & -new
 
 
 cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32_t* hc,
@@ -588,7 +605,7 @@ cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, 
     nc = stream(m, s, src, n, &sh, entry)
     if sh.n_words == 0:
         return False
-    nh = concept_hits(m, s, nc, hc, hf)
+    nh = concept_hits(m, s, nc, sh.n_words, hc, hf)
     if nh < MIN_HITS:
         return False
     score[0] = features(m, s, nc, hc, hf, nh, &sh)
@@ -851,6 +868,7 @@ cdef class SanitizePass:
         free(self.st.ascii)
         free(self.st.scratch.raw)
         free(self.st.scratch.chars)
+        free(self.st.scratch.starts)
         free(self.st.scratch.flags)
         free(self.st.scratch.chain)
         free(self.st.scratch.stamp)
