@@ -170,8 +170,10 @@ cdef inline uint16_t cls(const model_t* m, uint32_t c) noexcept nogil:
 
 
 cdef inline bint boundary(uint32_t c) noexcept nogil:
-    return (c == 0x0A or c == 0x0D or c == 0x0B or c == 0x0C or c == 0x1C or c == 0x1D or c == 0x1E
-            or c == 0x85 or c == 0x2028 or c == 0x2029)
+    """\n \r VT FF FS GS RS NEL U+2028 U+2029."""
+    if c > 0x85:
+        return (c | 1) == 0x2029
+    return c == 0x85 or (c <= 0x1E and (0x70003C00u >> c) & 1)
 
 
 cdef inline uint32_t rd(int kind, const void* d, Py_ssize_t i) noexcept nogil:
@@ -645,19 +647,9 @@ cdef bint append(pass_state* st, int64_t t, int64_t seg, int64_t sc, int64_t e) 
     return True
 
 
-cdef Py_ssize_t next_boundary(int kind, const void* d, Py_ssize_t i, Py_ssize_t b) noexcept nogil:
+cdef Py_ssize_t next_boundary(const unit_t* d, Py_ssize_t i, Py_ssize_t b) noexcept nogil:
     """Position of the first line boundary in d[i:b], or b."""
-    cdef const uint8_t* d8
-    cdef uint8_t c
-    if kind == 1:
-        d8 = <const uint8_t*>d
-        while i < b:
-            c = d8[i]
-            if c <= 0x1E and (c == 0x0A or c == 0x0D or c == 0x0B or c == 0x0C or c >= 0x1C) or c == 0x85:
-                return i
-            i += 1
-        return b
-    while i < b and not boundary(rd(kind, d, i)):
+    while i < b and not boundary(d[i]):
         i += 1
     return i
 
@@ -678,7 +670,12 @@ cdef int run_state(void* p) noexcept nogil:
         seg_start = 0
         seg_no = 0
         while True:
-            i = next_boundary(kind, d, seg_start, b)
+            if kind == 1:
+                i = next_boundary(<const uint8_t*>d, seg_start, b)
+            elif kind == 2:
+                i = next_boundary(<const uint16_t*>d, seg_start, b)
+            else:
+                i = next_boundary(<const uint32_t*>d, seg_start, b)
             if st.ascii[t]:
                 if not reserve(s, i - seg_start):
                     st.status = CKN_ENOMEM
