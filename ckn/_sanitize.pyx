@@ -582,15 +582,18 @@ cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32
     if chained >= 2:
         total += add(stamp, weights, line_id, base + 17)
     base += N_SHAPE
-    hsh = 2166136261u
-    for i in range(nc):
-        if flags[i] & 1:
-            hsh = 2166136261u
-        hsh = (hsh ^ chars[i]) * 16777619u
-        if flags[i] & 2:
-            total += add(stamp, weights, line_id, base + <int32_t>(hsh >> (32 - WORD_BITS)))
-            total += add(stamp, weights, line_id, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
-            prev = hsh
+    i = 0
+    while i < nc:  # word by word (each ends just before the next starts): the hashes run in parallel
+        hsh = 2166136261u
+        while True:
+            hsh = (hsh ^ chars[i]) * 16777619u
+            if flags[i] & 2 or i + 1 == nc:
+                break
+            i += 1
+        total += add(stamp, weights, line_id, base + <int32_t>(hsh >> (32 - WORD_BITS)))
+        total += add(stamp, weights, line_id, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
+        prev = hsh
+        i += 1
     return total
 
 
