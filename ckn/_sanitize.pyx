@@ -811,9 +811,14 @@ cdef class Model:
         cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text), nr = 0
         cdef int kind = PyUnicode_KIND(text)
         cdef const void* d = PyUnicode_DATA(text)
-        cdef uint32_t* out = <uint32_t*>malloc(4 * (MAX_FOLD * n + 1))
+        cdef uint32_t one[MAX_FOLD]
+        cdef uint32_t* out
+        for i in range(n):  # the folded length first, then the code points
+            nr += fold_cp(&self.m, rd(kind, d, i), one)
+        out = <uint32_t*>malloc(4 * (nr + MAX_FOLD))
         if out == NULL:
             raise MemoryError()
+        nr = 0
         for i in range(n):
             nr += fold_cp(&self.m, rd(kind, d, i), out + nr)
         try:
