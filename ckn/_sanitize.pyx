@@ -65,7 +65,6 @@ cdef struct model_t:
     const uint64_t* single         # node with one child: child << 40 | end_info[child] << 32 | its
                                    # code point; with none: 0xFFFFFFFE; with more: 0xFFFFFFFF
     const int32_t* tri             # node after three letters a-z ((c0 * 26 + c1) * 26 + c2), or -1
-    const uint8_t* short_end       # c0 * 26 + c1: a stem that need not end a word ends at c0 or c1
     const uint8_t* in_stem         # c < 0x10000: bit c & 7 of byte c >> 3 (first: of first_of_stem)
     const uint8_t* first_of_stem   # (a code point outside these bitmaps goes to the hash)
     const uint32_t* spoints        # structural entries, concatenated
@@ -444,15 +443,27 @@ cdef inline int32_t step(const model_t* m, const int32_t* dense, int32_t node, u
     return node
 
 
+cdef inline Py_ssize_t record(int32_t* hc, uint8_t* hf, uint8_t* chain, Py_ssize_t nh, uint8_t end,
+                              uint8_t start, Py_ssize_t j, Py_ssize_t nc, Py_ssize_t* chain_hi) noexcept nogil:
+    """A match of stem end ``end`` at ``j`` from a start with flags ``start``: its hit, and its
+    chained starts j + 1 .. j + 3; the new number of hits."""
+    hc[nh] = (end & 0x7F) - 1
+    hf[nh] = start if start & 1 else 32 | (start & 8)
+    chain[j + 1] = 1
+    chain[j + 2] = 1
+    chain[j + 3] = 1
+    chain_hi[0] = min(j + 3, nc - 1)
+    return nh + 1
+
+
 cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_ssize_t n_words,
                              int32_t* hc, uint8_t* hf) noexcept nogil:
     """Reference ``hits``: the concept of each lexicon match in ``s.chars[:nc]`` into ``hc`` and
     the flags of its start into ``hf`` (32: a chained start), at most MAX_HITS; their number.
-    Three letters a-z are one look-up (``tri``) where no match can end within the first two: a
-    chained start (a match there is at least three long), or a word start whose first two letters
-    end no word and no stem that need not end one."""
+    Three letters a-z are one look-up (``tri``); a word start checks the stems of one and two
+    letters on the way (a chained match is at least three long)."""
     cdef Py_ssize_t i, j, nh = 0
-    cdef int32_t node
+    cdef int32_t node, v
     cdef uint32_t c0, c1, c2
     cdef uint8_t end, start
     cdef bint ok
@@ -481,8 +492,22 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_s
         j = i
         if i + 2 < nc:
             c0, c1, c2 = chars[i] - 0x61, chars[i + 1] - 0x61, chars[i + 2] - 0x61
-            if c0 < 26 and c1 < 26 and c2 < 26 and not (
-                    start & 1 and ((start | flags[i + 1]) & 2 or m.short_end[c0 * 26 + c1])):
+            if c0 < 26 and c1 < 26 and c2 < 26:
+                if start & 1:
+                    v = dense[c0]
+                    if v >= 0:
+                        end = <uint8_t>(v & 0xFF)
+                        if end and (not (end & 0x80) or start & 2):
+                            nh = record(hc, hf, chain, nh, end, start, i, nc, &chain_hi)
+                            if nh == MAX_HITS:
+                                return nh
+                        v = dense[26 * (v >> 8) + c1]
+                        if v >= 0:
+                            end = <uint8_t>(v & 0xFF)
+                            if end and (not (end & 0x80) or flags[i + 1] & 2):
+                                nh = record(hc, hf, chain, nh, end, start, i + 1, nc, &chain_hi)
+                                if nh == MAX_HITS:
+                                    return nh
                 node = tri[(c0 * 26 + c1) * 26 + c2]
                 if node < 0:
                     continue
@@ -500,13 +525,7 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_s
             else:
                 ok = j - i >= 2
             if ok:
-                hc[nh] = (end & 0x7F) - 1
-                hf[nh] = start if start & 1 else 32 | (start & 8)
-                nh += 1
-                chain[j + 1] = 1
-                chain[j + 2] = 1
-                chain[j + 3] = 1
-                chain_hi = min(j + 3, nc - 1)
+                nh = record(hc, hf, chain, nh, end, start, j, nc, &chain_hi)
                 if nh == MAX_HITS:
                     return nh
             j += 1
@@ -742,7 +761,6 @@ cdef class Model:
         cdef int32_t[::1] block
         cdef uint16_t[::1] classes
         cdef int32_t[::1] tri
-        cdef uint8_t[::1] short
         cdef Py_ssize_t j, e, n_blocks = 1, c0, c1, c2
         cdef int32_t n1, n2, n3
         cdef uint32_t c
@@ -760,15 +778,11 @@ cdef class Model:
             c = keys[j]
             block[(page[c >> 8] << 8) | (c & 0xFF)] = <int32_t>((offs[j] << 5) | (offs[j + 1] - offs[j]))
         tri_table = array("i", [-1]) * (26 * 26 * 26)
-        short_table = array("B", [0]) * (26 * 26)
         tri = tri_table
-        short = short_table
         for c0 in range(26):
             n1 = dn[c0]
             for c1 in range(26):
                 n2 = dn[26 * (n1 >> 8) + c1] if n1 >= 0 else -1
-                short[26 * c0 + c1] = ((n1 >= 0 and (n1 & 0xFF) != 0 and not (n1 & 0x80))
-                                       or (n2 >= 0 and (n2 & 0xFF) != 0 and not (n2 & 0x80)))
                 for c2 in range(26):
                     n3 = dn[26 * (n2 >> 8) + c2] if n2 >= 0 else -1
                     tri[(26 * c0 + c1) * 26 + c2] = n3 >> 8 if n3 >= 0 else -1
@@ -780,7 +794,7 @@ cdef class Model:
             if sa[e] and sp[so[e]] < 0x80:
                 classes[sp[so[e]]] |= C_ANY
         self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
-                        fold_block, fold_pool, class_table, tri_table, short_table, in_stem, first_of_stem, single)
+                        fold_block, fold_pool, class_table, tri_table, in_stem, first_of_stem, single)
         self.m.k = k
         self.m.weights = &w[0]
         self.m.n_weights = w.shape[0]
@@ -793,7 +807,6 @@ cdef class Model:
         self.m.single = &sg[0]
         self.m.in_stem = &ins[0]
         self.m.first_of_stem = &fos[0]
-        self.m.short_end = &short[0]
         self.m.spoints = &sp[0]
         self.m.soffsets = &so[0]
         self.m.sanywhere = &sa[0]
