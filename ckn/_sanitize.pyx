@@ -76,6 +76,7 @@ cdef struct model_t:
     const uint32_t* fold_pool
     const uint16_t* cls            # class of each code point below N_CLASS
     uint8_t ascii_fold[128]
+    uint16_t ascii_cls[128]        # class of the folded ASCII code point
     uint8_t ascii_leet[128]        # the letter a leet character reads as next to a letter
 
 
@@ -326,13 +327,15 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
     cdef uint8_t* flags = s.flags
     cdef const uint16_t* classes = m.cls
     cdef const uint8_t* ascii_fold = m.ascii_fold
+    cdef const uint16_t* ascii_cls = m.ascii_cls
     cdef Py_ssize_t n_words = 0
     while i < n:
         if src_t is uint8_t:
             c = ascii_fold[src[i]]
+            f = ascii_cls[src[i]]
         else:
             c = src[i]
-        f = classes[c] if c < N_CLASS else class_of(c)
+            f = classes[c] if c < N_CLASS else class_of(c)
         if f & C_ANY and entry[0] < 0:
             entry[0] = struct_any(m, src, i, n)
         if f & C_LEET and ((i > 0 and cls(m, at(m, src, i - 1)) & C_LATIN)
@@ -366,8 +369,12 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                 # the rest of a word of plain letters: no leet, no structural entry, not wide
                 fl &= 8
                 while i + 1 < n:
-                    c2 = at(m, src, i + 1)
-                    f2 = classes[c2] if c2 < N_CLASS else class_of(c2)
+                    if src_t is uint8_t:
+                        c2 = ascii_fold[src[i + 1]]
+                        f2 = ascii_cls[src[i + 1]]
+                    else:
+                        c2 = src[i + 1]
+                        f2 = classes[c2] if c2 < N_CLASS else class_of(c2)
                     if (f2 & (C_WORD | C_WIDE | C_LEET | C_ANY)) != C_WORD:
                         break
                     chars[nc] = c2
@@ -818,6 +825,7 @@ cdef class Model:
         for c in range(128):
             self.m.ascii_fold[c] = pool[block[c] >> 5] if block[c] >= 0 else c
             self.m.ascii_leet[c] = leet(c)
+            self.m.ascii_cls[c] = classes[self.m.ascii_fold[c]]
 
     def fold(self, str text) -> str:
         """``text`` folded code point by code point (the table only: no leet, no boundaries cut)."""
