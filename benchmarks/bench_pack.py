@@ -12,8 +12,7 @@ parameters (spec §2).
   random-word pool, the same pool with numpy float64 and float32 embeddings (when numpy is
   installed: what embedding models hand a service; validated without reading 384,000 Python
   floats), and a pool of English
-  technical prose (which selects far more sanitizer rules, since words such as key, system or
-  ignore are anchor words) and one of the standard library's docstrings (documentation as
+  technical prose (where the sanitizer's lexicon finds many concepts: key, system, ignore) and one of the standard library's docstrings (documentation as
   written; skipped when the sources are not installed) and one of benign Spanish, German,
   French, Russian, Chinese and Japanese lines from the labelled corpora (``tests/data``: accents,
   typographic punctuation, Cyrillic, CJK), plus the median time of each stage

@@ -23,8 +23,8 @@ from .minhash import MinHasher, SignaturePass, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
 from .pool import _Columns, _parse_columns, candidate_metadata, complete_candidates
 from .receipt import build_receipt
-from .sanitizer import (REDACTION_MARKER, Redaction, candidates_pass, content_without_markers,
-                        sanitized_by_pass)
+from .sanitizer import (REDACTION_MARKER, Detector, Redaction, candidates_pass,
+                        content_without_markers, sanitized_by_pass)
 from .scanner import ScanPass, text_hashes
 from .select import choose, choose_within, knapsack_values
 from .similarity import cosine_scores
@@ -196,13 +196,17 @@ class Packer:
     tiktoken-style encoding or a callable ``str -> int``, see :mod:`ckn.tokenizer`) counts the
     candidates that carry no ``tokens`` and recounts each surviving chunk's sanitized text, so
     the budget holds for what is emitted (spec §10); ``budget_scope="context"`` needs it.
+    ``detector`` (optional) adds a line classifier to the built-in sanitizer:
+    ``detector(lines) -> verdicts`` gets the pool's normalised lines (docs/security.md wires one
+    to a Hugging Face model).
 
     >>> packer = Packer(redundancy_lambda=0.5)
     >>> packer.params.redundancy_lambda
     0.5
     """
 
-    def __init__(self, *, count_tokens: TokenCounter | None = None, **params):
+    def __init__(self, *, count_tokens: TokenCounter | None = None,
+                 detector: Detector | None = None, **params):
         for key in params:
             if key not in PARAMETER_NAMES:
                 hint = closest_name(key, PARAMETER_NAMES, limit=3)
@@ -213,6 +217,9 @@ class Packer:
         self._count_tokens = resolve_tokenizer(count_tokens)
         if self.params.budget_scope == "context" and self._count_tokens is None:
             raise CknValueError(_NEEDS_TOKENIZER)
+        if detector is not None and not callable(detector):
+            raise InputTypeError("detector", "expected a callable list[str] -> verdicts")
+        self._detector = detector
         self._hashers: dict[int, MinHasher] = {}
 
     def __repr__(self) -> str:
@@ -222,10 +229,11 @@ class Packer:
     def __getstate__(self) -> dict:
         """Pickle the configuration; the MinHasher cache is rebuilt on demand."""
         params = {k: dict(v) if isinstance(v, Mapping) else v for k, v in self._explicit.items()}
-        return {"count_tokens": self._count_tokens, "params": params}
+        return {"count_tokens": self._count_tokens, "detector": self._detector, "params": params}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(count_tokens=state["count_tokens"], **state["params"])
+        self.__init__(count_tokens=state["count_tokens"], detector=state.get("detector"),
+                      **state["params"])
 
     def _pool(self, pool, fields, stage: int) -> _Columns:
         if pool is None:
@@ -252,7 +260,8 @@ class Packer:
     def sanitize(self, pool: Mapping | None = None, /, **fields) -> SanitizeResult:
         """Rank, then redact and dedup (spec §6, §7)."""
         cols = self._pool(pool, fields, _SANITIZE)
-        return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE), cols.params)
+        return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE, self._detector),
+                              cols.params)
 
     def pack(self, pool: Mapping | None = None, /, **fields) -> PackResult:
         """Rank, sanitize + dedup, then choose the exact knapsack optimum (spec §8).
@@ -264,7 +273,8 @@ class Packer:
         (['a'], 60)
         """
         cols = self._pool(pool, fields, _PACK)
-        chunks, context, context_tokens = _run(cols, self._hasher, self._count_tokens, _PACK)
+        chunks, context, context_tokens = _run(cols, self._hasher, self._count_tokens, _PACK,
+                                               self._detector)
         return PackResult(chunks, cols.params, context, context_tokens,
                           None if self._count_tokens is None else self._count_tokens.name)
 
@@ -288,9 +298,10 @@ class _PackerSpec:
     def __init__(self, packer: Packer):
         self.options = dict(packer._explicit)
         self.count_tokens = packer._count_tokens
+        self.detector = packer._detector
 
     def __call__(self) -> Packer:
-        return Packer(count_tokens=self.count_tokens, **self.options)
+        return Packer(count_tokens=self.count_tokens, detector=self.detector, **self.options)
 
 
 def _pack_one(packer: Packer, pool: Mapping) -> PackResult:
@@ -320,8 +331,8 @@ def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, par
     return passes, scan_pass.length
 
 
-def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
-         count_tokens: TokenCounter | None, stage: int) -> tuple[Chunk, ...]:
+def _run(cols: _Columns, hasher: Callable[[int], MinHasher], count_tokens: TokenCounter | None,
+         stage: int, detector: Detector | None = None) -> tuple[Chunk, ...]:
     """The flow up to ``stage`` over a validated pool; each Chunk is built once, at the end.
 
     Per-chunk values live in lists indexed by fused position until then. One text pass
@@ -374,7 +385,7 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher],
     status = ["kept"] * n
     reason = ["kept after sanitize and dedup"] * n
     # only the texts the sanitizer changes or redacts (none with sanitize=False)
-    changed = {} if lines_pass is None else sanitized_by_pass(texts, lines_pass)
+    changed = {} if lines_pass is None else sanitized_by_pass(texts, lines_pass, detector)
     del passes, rest, scan_pass, bm25_pass, lines_pass, signature_pass  # (their scratch: see dedup)
     # survivors: fused positions of the non-empty chunks; rows: their candidate indices;
     # replaced: survivor k -> term hashes of its changed text
@@ -539,17 +550,21 @@ def rank(pool: Mapping | None = None, /, **fields) -> RankResult:
     return _DEFAULT.rank(pool, **fields)
 
 
-def sanitize(pool: Mapping | None = None, /, **fields) -> SanitizeResult:
-    """Rank, redact and dedup a pool (spec §5–§7); arguments as for :func:`rank`."""
-    return _DEFAULT.sanitize(pool, **fields)
+def sanitize(pool: Mapping | None = None, /, *, detector: Detector | None = None,
+             **fields) -> SanitizeResult:
+    """Rank, redact and dedup a pool (spec §5–§7); arguments as for :func:`rank`, plus the
+    optional ``detector`` of :class:`Packer`."""
+    return (_DEFAULT if detector is None else Packer(detector=detector)).sanitize(pool, **fields)
 
 
 def pack(pool: Mapping | None = None, /, *, count_tokens: TokenCounter | None = None,
-         **fields) -> PackResult:
+         detector: Detector | None = None, **fields) -> PackResult:
     """The whole flow (spec §1): ``pack(pool_dict, **overrides)`` or
     ``pack(query=..., candidates=..., token_budget=..., query_embedding=...)``.
 
-    ``count_tokens`` (optional) recounts each surviving chunk's sanitized text before packing.
+    ``count_tokens`` (optional) recounts each surviving chunk's sanitized text before packing;
+    ``detector`` (optional) is :class:`Packer`'s.
     """
-    packer = _DEFAULT if count_tokens is None else Packer(count_tokens=count_tokens)
+    packer = (_DEFAULT if count_tokens is None and detector is None
+              else Packer(count_tokens=count_tokens, detector=detector))
     return packer.pack(pool, **fields)

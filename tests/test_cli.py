@@ -82,7 +82,7 @@ def test_sanitize_output(capsys):
     note = chunks["chunk.injected-note"]
     assert note["status"] == "kept"
     assert [(r["line"], r["family"]) for r in note["redacted_lines"]] == [
-        (1, "ignore_prior_instructions")]
+        (1, "learned_directive")]
     assert note["text"].endswith("\n[REDACTED_UNTRUSTED_DIRECTIVE]")
     assert chunks["chunk.pure-injection"]["status"] == "dropped_empty"
 

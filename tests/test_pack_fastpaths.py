@@ -619,7 +619,7 @@ def test_sanitized_survivors_reject_bad_columns():
 
 
 def test_build_chunks_equals_the_dataclass_constructor():
-    red = (Redaction(0, "fake_role_header", "r"),)
+    red = (Redaction(0, "role_header", "r"),)
     got = _with_metadata(_dense.build_chunks(
         Chunk, _CHUNK_KEYS, [1, 0], ["a", "b"], [0.5, 1.5], [2, 1], [None, 0.25], [None, 1],
         [0.1, 0.2], ["selected", "dropped_duplicate"], ["in", "dup"], ["t1", "t0"], [(), red],

@@ -4,10 +4,9 @@ Usage: python benchmarks/diagnostics/cold_start.py [--rounds 7] [--json FILE]
 
 Each round starts fresh interpreters (``sys.executable``, with the ckn this script imports) and
 times, inside one of them, ``import ckn``, then the first ``ckn.pack`` of the bundled worked
-example (its sanitizer loads the rules' tables and compiles the regexes a redaction needs: the
-example has two injected lines), a second pack of it, the first ``sanitize_texts`` of a Russian
-and a Chinese sentence (the first segment that does not fold to ASCII loads the rules' formulas
-for such views), then the fastest of 300 more packs of the example (warm: a small pool's fixed
+example (its sanitizer loads its weights file and builds the lexicon's trie: the example has
+two injected lines), a second pack of it, the first ``sanitize_texts`` of a Russian and a
+Chinese sentence, then the fastest of 300 more packs of the example (warm: a small pool's fixed
 costs); and, from outside, the wall time of ``python -m ckn pack
 --example`` against that of ``python -c pass``. Medians over rounds (ms). The interpreters run with a
 bytecode cache in a temporary directory (``PYTHONPYCACHEPREFIX``, filled by a first, untimed

@@ -15,7 +15,7 @@ taken first come first served (a waiting thread taking over 0, 10 or 30 µs afte
 and prints their rate as a multiple of one thread's. ``ckn.pack``'s order is validation (with a
 list pool, reading its floats), then one stretch without the GIL for the cosine and the text
 passes (scan, BM25, the sanitizer's compiled pass, MinHash of every text: ``ckn._passes``),
-fusion and the rules on candidate lines, the survivors' marker test (N), dedup (N), the
+fusion, the sanitized texts rebuilt, the survivors' marker test (N), dedup (N), the
 knapsack's values, the knapsack (N), the result records, the context (its SHA-256: N).
 
 ``--threads 2``: two threads pack their own halves of the pools at once; per thread, the medians
