@@ -26,11 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import train_sanitizer as ts  # noqa: E402
 
-THIRD_PARTY_CSE = {"cse2_en": "cse2", "cse2_multilingual_mt": "cse2"}
-
-
-def fold_of(row) -> str:
-    return THIRD_PARTY_CSE.get(row["source"], row["source"])
+fold_of = ts.fold_of
 
 
 def structural_flags(rows) -> list[bool]:
@@ -48,7 +44,7 @@ def _rate(a: int, n: int) -> str:
 
 def report(rows, feats, n_feat, out_json=None, sources_only=False) -> dict:
     struct_hit = structural_flags(rows)
-    folds = sorted({fold_of(r) for r in rows if r["source"] != "sanitizer_lines"})
+    folds = sorted({fold_of(r) for r in rows if r["source"] != ts.OWN})
     result = {"sources": {}, "languages": {}, "documents": {}}
     verdicts: dict[int, bool] = {}
     models = {}
@@ -152,7 +148,7 @@ def documents(models, result) -> None:
     same = caught = fp_lines = lines = 0
     docs = [json.loads(x) for x in open(data / "documents.jsonl", encoding="utf-8")]
     for d in docs:
-        w, t = models[THIRD_PARTY_CSE.get(d["attack_source"], d["attack_source"])]
+        w, t = models[ts.fold_of({"source": d["attack_source"]})]
         segs = ts.segments(d["text"])
         flags = [structural_hit(s) or (bool(f := ref.line_features(s, trie, k, fold)) and ref.score(f, w) >= t)
                  for s in segs]

@@ -10,8 +10,13 @@ scipy (tools only; the package has no runtime dependency).
 Training data (nothing else is read):
 
 - the project's corpora ``tests/data/injection_corpus.jsonl`` and ``injection_probes_v*.jsonl``;
-- ``tools/sanitizer_lines.jsonl``: lines written for ckn in about twenty languages (attacks, benign
-  imperatives, prose about attacks);
+- ``tools/sanitizer_lines.jsonl``: lines written for ckn in twenty languages: attacks of every kind
+  (override, role headers, prompt extraction, output manipulation, content and code insertion,
+  exfiltration, tool abuse, personas, notes addressed to AI readers) and benign hard negatives
+  (security prose that describes or quotes attacks, LLM engineering text and recommendations,
+  technical documentation, e-mails and chat, role-like labels, everyday instructions);
+- docstring lines of this Python's standard library (read with ``ast``, nothing imported) as
+  benign English documentation;
 - ``../shared/injection-data/lines.jsonl`` and ``lines_more.jsonl`` (or ``$CKN_INJECTION_DATA``): lines
   from public sources, not committed here. They can be rebuilt from microsoft/BIPIA (``benchmark/``),
   meta-llama/PurpleLlama (CyberSecEval 2 ``prompt_injection.json`` and its multilingual set),
@@ -22,8 +27,13 @@ Training data (nothing else is read):
   data directory's README lists the commits and selection rules.
 
 The model is logistic regression over the features of ``tools/sanitizer_reference.py`` with
-source-balanced sample weights: every source's attack lines weigh the same in total, and so do
-every source's benign lines, so neither a large source nor a language decides the boundary.
+source-balanced sample weights (each source's attack lines, and each source's benign lines, weigh
+in proportion to the square root of their number; the lines written for ckn count as one source
+per language), so neither a large source nor a language decides the boundary. The weights are the
+mean of BAGS fits, each leaving out a different quarter of the sources, which favours features
+that hold across sources over those one source alone supports. The threshold is the smallest
+score at which every benign source of the training data (sources under 300 lines pooled) has at
+most FP_TARGET of its lines at or above it.
 """
 from __future__ import annotations
 
@@ -33,9 +43,12 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import ast  # noqa: E402
+import hashlib  # noqa: E402
 import json  # noqa: E402
 import re  # noqa: E402
 import sys  # noqa: E402
+import sysconfig  # noqa: E402
 import unicodedata  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -51,9 +64,13 @@ ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS = ROOT / "ckn" / "sanitizer_weights.bin"
 SCALE = 1024                      # weights are stored as round(w * SCALE)
 L2 = 1.0                          # ridge strength (the sample weights sum to the number of lines)
-L2_WORDS = 2.0                    # on hashed words and word pairs: many, and bound to a language
+L2_WORDS = 8.0                    # on hashed words and word pairs: many, and bound to a language
 BENIGN_SHARE = 0.75               # benign lines weigh 3:1 against attacks
-FP_TARGET = 0.005                 # held-out false-positive rate allowed on every benign block
+BAGS = 4                          # fits averaged, each without a quarter of the sources
+FP_TARGET = 0.0025                # training false-positive rate allowed on every benign source
+SMALL_SOURCE = 300                # benign sources under this many lines are pooled for the threshold
+STDLIB_LINES = 4000               # standard-library docstring lines used as benign documentation
+OWN = "sanitizer_lines"
 UNDETECTABLE = frozenset({"task_hijack", "direct_social"})   # not decidable from the line alone
 BOUNDARIES = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
@@ -85,7 +102,32 @@ def load_rows() -> list[dict]:
                 r.setdefault("lang", r.get("language", "en"))
                 r.setdefault("group", r.get("family", "other"))
                 rows.append(r)
+    rows += [{"text": t, "label": "benign", "source": "stdlib_docs", "lang": "en", "group": "docstring"}
+             for t in stdlib_lines(STDLIB_LINES)]
     return rows
+
+
+def stdlib_lines(limit: int) -> list[str]:
+    """Distinct docstring lines (20-300 characters, mostly letters) of the standard library's
+    modules, read with ``ast`` (tests, idlelib and turtledemo skipped), ordered by SHA-1, the
+    first ``limit``."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    skip = {"test", "tests", "idlelib", "site-packages", "__pycache__", "lib2to3", "turtledemo"}
+    seen: set[str] = set()
+    for path in sorted(root.rglob("*.py")):
+        if skip & set(path.relative_to(root).parts):
+            continue
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                for line in (ast.get_docstring(node) or "").splitlines():
+                    line = line.strip()
+                    if 20 <= len(line) <= 300 and sum(c.isalpha() for c in line) >= 0.6 * len(line):
+                        seen.add(line)
+    return sorted(seen, key=lambda t: hashlib.sha1(t.encode()).digest())[:limit]
 
 
 # Dropped before matching: format and invisible code points (zero-width, bidi controls, soft
@@ -159,10 +201,14 @@ def featurize(rows, entries, fold) -> list[list[list[int]]]:
 
 def sample_weights(rows, idx) -> np.ndarray:
     """Balanced: each (source, label) block weighs in proportion to the square root of its size; benign
-    lines weigh BENIGN_SHARE of the total (false alarms are the costly error)."""
+    lines weigh BENIGN_SHARE of the total (false alarms are the costly error). The lines written for
+    ckn form one source per language."""
     blocks: dict[tuple[str, str], list[int]] = {}
     for j, i in enumerate(idx):
-        blocks.setdefault((rows[i]["source"], rows[i]["label"]), []).append(j)
+        src = rows[i]["source"]
+        if src == OWN:
+            src = f"{OWN}/{rows[i]['lang']}"
+        blocks.setdefault((src, rows[i]["label"]), []).append(j)
     mass = {lab: sum(len(m) ** 0.5 for (s, l), m in blocks.items() if l == lab) for lab in ("attack", "benign")}
     share = {"attack": 1.0 - BENIGN_SHARE, "benign": BENIGN_SHARE}
     w = np.zeros(len(idx))
@@ -175,7 +221,24 @@ def trainable(row) -> bool:
     return not (row["label"] == "attack" and row.get("group") in UNDETECTABLE)
 
 
+def fold_of(row) -> str:
+    """The unit a source is left out as: ``cse2_en`` and ``cse2_multilingual_mt`` translate the same
+    items, so they count as one."""
+    return "cse2" if row["source"].startswith("cse2_") else row["source"]
+
+
 def fit(rows, feats, idx, n_feat: int) -> np.ndarray:
+    """Mean weights of BAGS fits of :func:`fit_one`, fit ``b`` without the sources whose SHA-1 of
+    ``"b/source"`` is 0 modulo BAGS (the lines written for ckn are always kept)."""
+    sources = sorted({fold_of(rows[i]) for i in idx if rows[i]["source"] != OWN})
+    fits = []
+    for b in range(BAGS):
+        drop = {s for s in sources if hashlib.sha1(f"{b}/{s}".encode()).digest()[0] % BAGS == 0}
+        fits.append(fit_one(rows, feats, [i for i in idx if fold_of(rows[i]) not in drop], n_feat))
+    return np.mean(fits, axis=0)
+
+
+def fit_one(rows, feats, idx, n_feat: int) -> np.ndarray:
     """Float weights of the L2-regularised logistic regression on rows ``idx``: every scored segment
     is a sample with its row's label, a row's weight shared among its segments."""
     idx = [i for i in idx if trainable(rows[i])]
@@ -220,34 +283,26 @@ def row_scores(feats, weights: list[int], idx) -> list[int]:
 
 
 def benign_blocks(rows, idx) -> dict[str, list[int]]:
-    """Benign rows by source; sources with under 500 benign rows pooled as ``small`` (a 0.5 % rate
-    needs a few hundred rows to be resolved), kept only when the pool reaches 500 rows. The lines
-    written for ckn are left out: they are training material built to sit near the boundary."""
+    """Benign rows by source; sources with under SMALL_SOURCE rows pooled as ``small``. The lines
+    written for ckn are left out: they are built to sit near the boundary."""
     blocks: dict[str, list[int]] = {}
     for i in idx:
-        if rows[i]["label"] == "benign" and rows[i]["source"] != "sanitizer_lines":
+        if rows[i]["label"] == "benign" and rows[i]["source"] != OWN:
             blocks.setdefault(rows[i]["source"], []).append(i)
-    small = [i for s, m in blocks.items() if len(m) < 500 for i in m]
-    blocks = {s: m for s, m in blocks.items() if len(m) >= 500}
-    if len(small) >= 500:
+    small = [i for s, m in blocks.items() if len(m) < SMALL_SOURCE for i in m]
+    blocks = {s: m for s, m in blocks.items() if len(m) >= SMALL_SOURCE}
+    if small:
         blocks["small"] = small
     return blocks
 
 
 def train(rows, feats, idx, n_feat):
-    """Weights on ``idx`` and a threshold from held-out scores: the benign lines of every source are
-    scored by a model fitted on ``idx`` without that source, and the threshold is the smallest at
-    which every benign block (:func:`benign_blocks`) has at most FP_TARGET of its lines at or above
-    it — aiming at that rate on a kind of benign text the model has not seen."""
+    """Quantised weights fitted on rows ``idx`` and the threshold: the smallest score at which every
+    benign block (:func:`benign_blocks`) has at most FP_TARGET of its lines at or above it."""
     w = quantise(fit(rows, feats, idx, n_feat))
-    held: dict[int, int] = {}
-    for source in sorted({rows[i]["source"] for i in idx if rows[i]["label"] == "benign"}):
-        members = [i for i in idx if rows[i]["source"] == source and rows[i]["label"] == "benign"]
-        ws = quantise(fit(rows, feats, [i for i in idx if rows[i]["source"] != source], n_feat))
-        held.update(zip(members, row_scores(feats, ws, members)))
     t = -(1 << 30)
     for members in benign_blocks(rows, idx).values():
-        s = sorted((held[i] for i in members), reverse=True)
+        s = sorted(row_scores(feats, w, members), reverse=True)
         allowed = int(FP_TARGET * len(s))
         if allowed < len(s):
             t = max(t, s[allowed] + 1)
