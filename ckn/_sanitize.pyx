@@ -27,6 +27,7 @@ cdef enum:
     MIN_HITS = 2
     MAX_HITS = 64
     PAIR_WINDOW = 6
+    N_GAPS = 3                     # word distance of neighbouring concepts: 0, 1-2, 3+
     N_SHAPE = 18
     WORD_BITS = 15
     MAX_FOLD = 31                  # longest run one code point folds to (checked on load)
@@ -450,11 +451,13 @@ cdef inline int32_t step(const model_t* m, const int32_t* dense, int32_t node, u
     return node
 
 
-cdef inline Py_ssize_t record(int32_t* hc, uint8_t* hf, uint8_t* chain, Py_ssize_t nh, uint8_t end,
-                              uint8_t start, Py_ssize_t j, Py_ssize_t nc, Py_ssize_t* chain_hi) noexcept nogil:
-    """A match of stem end ``end`` at ``j`` from a start with flags ``start``: its hit, and its
-    chained starts j + 1 .. j + 3; the new number of hits."""
+cdef inline Py_ssize_t record(int32_t* hc, uint8_t* hf, int32_t* hw, uint8_t* chain, Py_ssize_t nh,
+                              uint8_t end, uint8_t start, Py_ssize_t word, Py_ssize_t j, Py_ssize_t nc,
+                              Py_ssize_t* chain_hi) noexcept nogil:
+    """A match of stem end ``end`` at ``j`` from a start with flags ``start`` in word ``word``: its
+    hit, and its chained starts j + 1 .. j + 3; the new number of hits."""
     hc[nh] = (end & 0x7F) - 1
+    hw[nh] = <int32_t>word
     hf[nh] = start if start & 1 else 32 | (start & 8)
     chain[j + 1] = 1
     chain[j + 2] = 1
@@ -464,9 +467,10 @@ cdef inline Py_ssize_t record(int32_t* hc, uint8_t* hf, uint8_t* chain, Py_ssize
 
 
 cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_ssize_t n_words,
-                             int32_t* hc, uint8_t* hf) noexcept nogil:
-    """Reference ``hits``: the concept of each lexicon match in ``s.chars[:nc]`` into ``hc`` and
-    the flags of its start into ``hf`` (32: a chained start), at most MAX_HITS; their number.
+                             int32_t* hc, uint8_t* hf, int32_t* hw) noexcept nogil:
+    """Reference ``hits``: the concept of each lexicon match in ``s.chars[:nc]`` into ``hc``, the
+    flags of its start into ``hf`` (32: a chained start) and its word's index into ``hw``, at most
+    MAX_HITS; their number.
     Three letters a-z are one look-up (``tri``); a word start checks the stems of one and two
     letters on the way (a chained match is at least three long)."""
     cdef Py_ssize_t i, j, nh = 0
@@ -505,14 +509,14 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_s
                     if v >= 0:
                         end = <uint8_t>(v & 0xFF)
                         if end and (not (end & 0x80) or start & 2):
-                            nh = record(hc, hf, chain, nh, end, start, i, nc, &chain_hi)
+                            nh = record(hc, hf, hw, chain, nh, end, start, w - 1, i, nc, &chain_hi)
                             if nh == MAX_HITS:
                                 return nh
                         v = dense[26 * (v >> 8) + c1]
                         if v >= 0:
                             end = <uint8_t>(v & 0xFF)
                             if end and (not (end & 0x80) or flags[i + 1] & 2):
-                                nh = record(hc, hf, chain, nh, end, start, i + 1, nc, &chain_hi)
+                                nh = record(hc, hf, hw, chain, nh, end, start, w - 1, i + 1, nc, &chain_hi)
                                 if nh == MAX_HITS:
                                     return nh
                 node = tri[(c0 * 26 + c1) * 26 + c2]
@@ -532,7 +536,7 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_s
             else:
                 ok = j - i >= 2
             if ok:
-                nh = record(hc, hf, chain, nh, end, start, j, nc, &chain_hi)
+                nh = record(hc, hf, hw, chain, nh, end, start, w - 1, j, nc, &chain_hi)
                 if nh == MAX_HITS:
                     return nh
             j += 1
@@ -557,11 +561,13 @@ cdef inline int32_t add(uint8_t* stamp, const int32_t* weights, uint8_t line_id,
 
 
 cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32_t* hc,
-                      const uint8_t* hf, Py_ssize_t nh, const shape_t* sh) noexcept nogil:
+                      const uint8_t* hf, const int32_t* hw, Py_ssize_t nh, const shape_t* sh) noexcept nogil:
     """Reference ``features`` of a segment with at least MIN_HITS concept hits: the sum of the
-    weights of its distinct active features (the concept blocks, pairs, shape buckets, hashed
-    words and word pairs of ``s.chars[:nc]``)."""
+    weights of its distinct active features (the concept blocks, pairs, ordered neighbours,
+    shape buckets, hashed words and word pairs of ``s.chars[:nc]``)."""
     cdef int32_t used[MAX_HITS]
+    cdef int32_t used_word[MAX_HITS]
+    cdef int32_t gap
     cdef Py_ssize_t i, j, nu = 0, chained = 0
     cdef int32_t k = m.k, base
     cdef uint32_t hsh, prev = 0
@@ -571,7 +577,7 @@ cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32
     cdef const uint32_t* chars = s.chars
     cdef const uint8_t* flags = s.flags
     cdef uint8_t line_id
-    if s.line_id == 255:  # (byte stamps: 34 KB for the default model, in the L1 cache)
+    if s.line_id == 255:  # (byte stamps: 37 KB for the default model)
         memset(stamp, 0, m.n_weights)
         s.line_id = 0
     s.line_id += 1
@@ -588,11 +594,18 @@ cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32
         if hf[i] & 4:
             total += add(stamp, weights, line_id, 1 + 2 * k + hc[i])
         used[nu] = hc[i]
+        used_word[nu] = hw[i]
         nu += 1
     for i in range(nu):
         for j in range(i + 1, min(i + 1 + PAIR_WINDOW, nu)):
             total += add(stamp, weights, line_id, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
     base = 1 + 4 * k + k * k
+    for i in range(nu - 1):
+        if used[i] != used[i + 1]:
+            gap = used_word[i + 1] - used_word[i]
+            total += add(stamp, weights, line_id,
+                         base + (used[i] * k + used[i + 1]) * N_GAPS + (gap >= 1) + (gap >= 3))
+    base += N_GAPS * k * k
     total += add(stamp, weights, line_id, base + <int32_t>bucket(sh.n_words, 3, 6, 11, 21, 41))
     total += add(stamp, weights, line_id, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
     if sh.colon_end:
@@ -629,6 +642,7 @@ cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, 
     ``score``; False (not scored) when it has fewer than MIN_HITS concept hits."""
     cdef shape_t sh
     cdef int32_t hc[MAX_HITS]
+    cdef int32_t hw[MAX_HITS]
     cdef uint8_t hf[MAX_HITS]
     cdef Py_ssize_t nc, nh
     memset(&sh, 0, sizeof(shape_t))
@@ -636,10 +650,10 @@ cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, 
     nc = stream(m, s, src, n, &sh, entry)
     if sh.n_words == 0:
         return False
-    nh = concept_hits(m, s, nc, sh.n_words, hc, hf)
+    nh = concept_hits(m, s, nc, sh.n_words, hc, hf, hw)
     if nh < MIN_HITS:
         return False
-    score[0] = features(m, s, nc, hc, hf, nh, &sh)
+    score[0] = features(m, s, nc, hc, hf, hw, nh, &sh)
     return True
 
 

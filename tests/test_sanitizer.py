@@ -141,7 +141,7 @@ def test_a_bad_weights_file_is_refused():
     assert sanitizer._read_weights(data)[0] == sanitizer._model().k
     with pytest.raises(CknValueError, match="not a ckn sanitizer weights file"):
         sanitizer._read_weights(b"PNG" + data[3:])
-    with pytest.raises(CknValueError, match="version 1, this ckn reads version 2"):
+    with pytest.raises(CknValueError, match="version 1, this ckn reads version 3"):
         sanitizer._read_weights(data[:8] + (1).to_bytes(4, "little") + data[12:])
     with pytest.raises(CknValueError, match="fold table"):
         sanitizer._read_weights(data[:-4])

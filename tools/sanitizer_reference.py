@@ -15,7 +15,9 @@ A line is scored in four steps, each O(line length):
 4. features (only for a line with at least MIN_HITS concept hits; others are never flagged by
    the scorer) — concept present, concept at line start, at a sentence start; a concept inside
    double quotes counts only as quoted (a mention, not a use); unordered pairs of the unquoted
-   concepts within a window (word order differs across languages), a few shape buckets, and hashed
+   concepts within a window (word order differs across languages), ordered neighbouring concepts
+   with their word distance (0, 1-2, 3+: "your response", "ignore ... instructions"), a few shape
+   buckets, and hashed
    words and word pairs; the score is the sum of int32 weights of the
    distinct active features (integer arithmetic, so compiled and reference agree exactly).
 """
@@ -27,8 +29,9 @@ from typing import NamedTuple
 MIN_HITS = 2
 MAX_HITS = 64
 PAIR_WINDOW = 6
+N_GAPS = 3                 # word distance of consecutive concepts: same word, 1-2 words, 3 or more
 MAGIC = b"CKNSANW1"
-VERSION = 2
+VERSION = 3
 MAX_FOLD = 31                      # longest run of code points one code point folds to
 
 _LEET = {ord("0"): "o", ord("1"): "i", ord("3"): "e", ord("4"): "a", ord("5"): "s", ord("7"): "t",
@@ -159,13 +162,16 @@ class Trie:
             self.ends.setdefault(node, (concept, whole))
 
 
-def hits(chars, flags, trie: Trie) -> list[tuple[int, int]]:
-    """Step 3: (concept, flags of its start, plus 32 for a chained start) for each stem match, left
-    to right, at most MAX_HITS."""
+def hits(chars, flags, trie: Trie) -> list[tuple[int, int, int]]:
+    """Step 3: (concept, flags of its start, plus 32 for a chained start, index of the word it
+    starts in) for each stem match, left to right, at most MAX_HITS."""
     out = []
     n = len(chars)
     chain = bytearray(n + 3)
+    word = -1
     for i in range(n):
+        if flags[i] & 1:
+            word += 1
         if not (flags[i] & 1 or chain[i]):
             continue
         node = 0
@@ -176,7 +182,7 @@ def hits(chars, flags, trie: Trie) -> list[tuple[int, int]]:
                 break
             end = trie.ends.get(node)
             if end is not None and ((not end[1] or flags[j] & 2) if flags[i] & 1 else j - i >= 2):
-                out.append((end[0], flags[i] if flags[i] & 1 else 32 | (flags[i] & 8)))
+                out.append((end[0], flags[i] if flags[i] & 1 else 32 | (flags[i] & 8), word))
                 chain[j + 1] = chain[j + 2] = chain[j + 3] = 1
                 if len(out) == MAX_HITS:
                     return out
@@ -199,7 +205,7 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
     if len(hs) < MIN_HITS:
         return []
     out = {0}
-    for c, f in hs:
+    for c, f, _w in hs:
         if f & 8:                                   # inside quotes: only the quoted-concept feature
             out.add(1 + 3 * k + c)
             continue
@@ -208,11 +214,15 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
             out.add(1 + k + c)
         if f & 4:
             out.add(1 + 2 * k + c)
-    used = [c for c, f in hs if not f & 8]
-    for idx, c in enumerate(used):
-        for c2 in used[idx + 1: idx + 1 + PAIR_WINDOW]:
+    used = [(c, w) for c, f, w in hs if not f & 8]
+    for idx, (c, _w) in enumerate(used):
+        for c2, _w2 in used[idx + 1: idx + 1 + PAIR_WINDOW]:
             out.add(1 + 4 * k + min(c, c2) * k + max(c, c2))
     base = 1 + 4 * k + k * k
+    for (c, w), (c2, w2) in zip(used, used[1:]):      # ordered neighbours and their word distance
+        if c != c2:
+            out.add(base + (c * k + c2) * N_GAPS + (w2 - w >= 1) + (w2 - w >= 3))
+    base += N_GAPS * k * k
     colon_end, question, quote, code, pipes = shape
     out.add(base + _bucket(n_words, (3, 6, 11, 21, 41)))                 # 6 buckets: 0..5
     out.add(base + 6 + _bucket(len(hs), (1, 2, 3, 5, 9)))                # 6 buckets: 6..11
@@ -226,7 +236,7 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
         out.add(base + 15)
     if pipes >= 2:
         out.add(base + 16)
-    if sum(1 for _c, f in hs if f & 32) >= 2:        # glued words: two matches inside one word
+    if sum(1 for _c, f, _w in hs if f & 32) >= 2:        # glued words: two matches inside one word
         out.add(base + 17)
     base += N_SHAPE
     h = 2166136261
@@ -243,7 +253,7 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
 
 
 def n_features(k: int) -> int:
-    return 1 + 4 * k + k * k + N_SHAPE + (1 << WORD_BITS)
+    return 1 + 4 * k + (1 + N_GAPS) * k * k + N_SHAPE + (1 << WORD_BITS)
 
 
 def line_features(line: str, trie: Trie, k: int, fold: dict[int, tuple[int, ...]]) -> list[int]:
