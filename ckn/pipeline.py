@@ -7,17 +7,15 @@ Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fuse
 
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import partial
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
 from ._version import __version__
-from .batch import ordered_map
 from .context import _render, layout_sizes
 from .errors import CknValueError, InputTypeError
 from ._bm25 import Bm25Pass
-from ._dense import build_chunks, run_passes, sanitized_survivors
+from ._pipeline import build_chunks, run_passes, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .minhash import MinHasher, SignaturePass, dedup, jaccard, shingle_hashes
 from .params import PARAMETER_NAMES, Params, closest_name
@@ -27,8 +25,9 @@ from .sanitizer import (REDACTION_MARKER, Detector, Redaction, candidates_pass,
                         content_without_markers, sanitized_by_pass)
 from .scanner import ScanPass, text_hashes
 from .select import choose, choose_within, knapsack_values
-from .similarity import cosine_scores
+from .similarity import cosine_scores, score_fallback
 from .tokenizer import TokenCounter, resolve_tokenizer
+from .workers import ordered_map
 
 __all__ = ["Chunk", "RankResult", "SanitizeResult", "PackResult", "Packer", "rank", "sanitize", "pack"]
 
@@ -239,8 +238,7 @@ class Packer:
         if pool is None:
             pool = {}
         pool, fields = complete_candidates(pool, fields, self._count_tokens)
-        cols = _parse_columns(pool, {**self._explicit, **fields}, cosine=True,
-                              text_passes=partial(_text_passes, self._hasher, stage),
+        cols = _parse_columns(pool, {**self._explicit, **fields}, score=score_fallback,
                               budget=stage == _PACK)
         raw = fields["candidates"] if "candidates" in fields else pool["candidates"]
         cols.metadata = candidate_metadata(raw)
@@ -283,7 +281,7 @@ class Packer:
 
         ``workers > 1`` packs on that many processes (each builds this Packer once; pools and
         results are pickled), reading ahead a bounded window of pools. A bad pool raises its
-        CknError when its result is reached. See :mod:`ckn.batch`.
+        CknError when its result is reached. See :mod:`ckn.workers`.
 
         >>> from ckn import example_pool
         >>> [r.receipt["total_tokens"] for r in Packer().pack_many([example_pool()] * 2)]
@@ -314,7 +312,7 @@ _RANK, _SANITIZE, _PACK = 1, 2, 3
 def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, params: Params,
                  texts: list, scan_pass: ScanPass | None = None) -> tuple[tuple, int]:
     """The pool's text work up to ``stage``, prepared to run in one GIL-free stretch
-    (``ckn._passes``), and its size in code points: the scan's term hashes (``scan_pass``, or
+    (``ckn._passes``, :func:`ckn._pipeline.run_passes`), and its size in code points: the scan's term hashes (``scan_pass``, or
     a new one) and BM25 over them; to sanitize, also the sanitizer's compiled pass and the
     MinHash signatures of every text as it came."""
     if scan_pass is None:
@@ -344,10 +342,8 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher], count_tokens: Token
     params = cols.params
     ids, texts, cand_tokens = cols.ids, cols.texts, cols.tokens
     n = len(ids)
-    passes, cols.passes = cols.passes, None  # run while validating (the common input shapes)
-    if passes is None:
-        passes, work = _text_passes(hasher, stage, cols.query, params, texts)
-        run_passes(passes, work)
+    passes, work = _text_passes(hasher, stage, cols.query, params, texts)
+    run_passes(passes, work)
     if not passes[0].complete:  # rare: texts denser in terms than the scan's first room
         scan_pass, passes = passes[0], None  # (the later passes hold its arrays: let them go)
         scan_pass.run()

@@ -1,4 +1,4 @@
-"""The compiled fast paths of ``pack`` (ckn/_dense.pyx) against the plain-Python paths.
+"""The compiled fast paths of ``pack`` (ckn/_columns.pyx, ckn/_fusion.pyx, ckn/_pipeline.pyx) against the plain-Python paths.
 
 Each compiled function either returns exactly what the Python code returns (bit for bit, same
 types, same order) or hands the input back to the Python code, so errors and edge cases stay
@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ckn
-from ckn import InputError, InputTypeError, _dense
+from ckn import InputError, InputTypeError, _columns, _fusion, _pipeline
 from ckn import fusion, similarity
 from ckn.knapsack import solve
+from ckn.similarity import score_fallback
 from ckn import pool as pool_module
 from ckn.pipeline import Chunk, _CHUNK_KEYS, _with_metadata
 from ckn.sanitizer import REDACTION_MARKER, Redaction
@@ -32,14 +33,20 @@ def outcome(f, *args):
         return (type(exc), str(exc))
 
 
+def kernel_name(module) -> str:
+    """The attribute holding ``module``'s compiled paths (tests set it to None)."""
+    return "_fusion" if module is fusion else "_columns"
+
+
 def without_dense(module, f, *args):
     """``f(*args)`` with ``module``'s compiled paths switched off (the Python reference)."""
-    saved = module._dense
-    module._dense = None
+    name = kernel_name(module)
+    saved = getattr(module, name)
+    setattr(module, name, None)
     try:
         return outcome(f, *args)
     finally:
-        module._dense = saved
+        setattr(module, name, saved)
 
 
 def columns(pool):
@@ -183,7 +190,7 @@ def test_bad_embedding_values_give_the_python_errors(bad, error, message):
 
 def test_fast_columns_hold_exactly_the_floats():
     floats = [0.1, -0.0, 5e-324, 1.7976931348623157e308, -2.5, 3]
-    assert _dense.candidate_columns(
+    assert _columns.candidate_columns(
         [{"id": "a", "tokens": 0, "text": "", "embedding": floats}, {"id": "b", "tokens": 2,
                                                                     "text": "t"}], 6) == (
         ["a", "b"], [0, 2], ["", "t"], [array.array("d", [float(x) for x in floats]), None])
@@ -195,7 +202,7 @@ def test_fast_columns_hold_exactly_the_floats():
                      ([{"id": "a", "tokens": 0, "text": ""}] * 2, 0),
                      ([{"id": "a", "tokens": 0, "text": "", "embedding": [1.0]}], 0),
                      ([{"id": "a", "tokens": 0, "text": "", "embedding": (1.0,)}], 1)]:
-        assert _dense.candidate_columns(raw, dim) is None
+        assert _columns.candidate_columns(raw, dim) is None
 
 
 @pytest.mark.parametrize("tokens", [0, 1, 256, 257, 180_000, 2**63 - 1, 2**63, 10**30])
@@ -203,11 +210,11 @@ def test_fast_columns_keep_every_token_count(tokens):
     # The counts come back as new ints of the same value (the fast pass stays taken for counts
     # beyond int64 too); a negative count, even beyond int64, is left to the Python checks.
     raw = [{"id": "a", "tokens": tokens, "text": "x"}, {"id": "b", "tokens": 7, "text": "y"}]
-    got = _dense.candidate_columns(raw, 0)
+    got = _columns.candidate_columns(raw, 0)
     assert got is not None and got[1] == [tokens, 7]
     assert all(type(t) is int for t in got[1])
     raw[0]["tokens"] = -1 - tokens
-    assert _dense.candidate_columns(raw, 0) is None
+    assert _columns.candidate_columns(raw, 0) is None
     assert outcome(columns, {"query": "q", "token_budget": 5, "candidates": raw})[0] is InputError
 
 
@@ -218,19 +225,19 @@ def test_double_buffers_are_copied_exactly_above_the_nogil_threshold():
     raw = [{"id": f"c{k}", "tokens": k, "text": "t",
             "embedding": array.array("d", r) if k % 2 else (ctypes.c_double * dim)(*r)}
            for k, r in enumerate(rows)]
-    got = _dense.candidate_columns(raw, dim)
+    got = _columns.candidate_columns(raw, dim)
     assert [e.tolist() for e in got[3]] == rows
     raw[69]["embedding"][dim - 1] = math.nan   # the very last value
-    assert _dense.candidate_columns(raw, dim) is None
+    assert _columns.candidate_columns(raw, dim) is None
     pool = {"query": "q", "query_embedding": [1.0] * dim, "token_budget": 5, "candidates": raw}
     assert outcome(columns, pool) == (
         InputError, f"candidates[69].embedding[{dim - 1}]: expected a finite number, got nan")
 
 
 def scored_columns(pool):
-    """``_parse_columns(pool, cosine=True)`` as plain values: the scores where the compiled
+    """``_parse_columns(pool, score=score_fallback)`` as plain values: the scores where the compiled
     pass took them, else the embeddings (then the pipeline scores them)."""
-    cols = pool_module._parse_columns(pool, cosine=True)
+    cols = pool_module._parse_columns(pool, score=score_fallback)
     return (cols.ids, cols.tokens, cols.texts, cols.dense,
             None if cols.embeddings is None else [None if e is None else e.tolist()
                                                   for e in cols.embeddings])
@@ -265,7 +272,7 @@ def scored_in_validation(raw, query):
     made) exactly as ``cosine_scores`` scores the validated arrays; and those scores."""
     query = array.array("d", query)
     pool = {"query": "q", "query_embedding": query, "token_budget": 5, "candidates": raw}
-    cols = pool_module._parse_columns(pool, cosine=True)
+    cols = pool_module._parse_columns(pool, score=score_fallback)
     want = similarity.cosine_scores(query, [None if c["embedding"] is None
                                             else array.array("d", c["embedding"]) for c in raw])
     assert cols.embeddings is None and repr(cols.dense) == repr(want)
@@ -338,7 +345,7 @@ def test_float_lists_are_read_whole_across_the_prefetch_distance(dim):
     raw[3]["embedding"] = array.array("f", rows[3])               # a float32 row between lists
     raw.insert(4, {"id": "none", "tokens": 1, "text": "t", "embedding": None})
     pool, _ = scored_in_validation(raw, [(i % 11) - 5.0 for i in range(dim)])
-    assert [list(e) for e in _dense.candidate_columns(raw, dim)[3] if e is not None] == [
+    assert [list(e) for e in _columns.candidate_columns(raw, dim)[3] if e is not None] == [
         [float(x) for x in r] for r in rows]
     for k, i, bad in [(0, dim - 1, math.nan), (1, 0, math.inf), (5, max(0, dim - 200), True),
                       (6, dim - 1, 10**400), (6, 0, "x")]:
@@ -397,7 +404,7 @@ def test_a_key_that_drops_an_earlier_embedding_while_validating_is_harmless():
     raw.append({"id": "b", "tokens": 1, "text": "y", Meddler(): 0, "embedding": [2.0] * dim})
     armed.append(True)
     query = array.array("d", [1.0] + [0.0] * (dim - 1))
-    got = _dense.candidate_columns(raw, dim, query, similarity.score_fallback(query))
+    got = _columns.candidate_columns(raw, dim, query, similarity.score_fallback(query))
     assert meddled and got is not None
     assert got[3] == [1.0, pytest.approx(dim ** -0.5)]
 
@@ -423,7 +430,7 @@ def test_a_key_that_resizes_an_earlier_embedding_while_validating_is_harmless():
     raw.append({"id": "b", "tokens": 1, "text": "y", Meddler(): 0, "embedding": [2.0] * dim})
     armed.append(True)
     query = array.array("d", [1.0] * dim)
-    assert _dense.candidate_columns(raw, dim, query, similarity.score_fallback(query)) is None
+    assert _columns.candidate_columns(raw, dim, query, similarity.score_fallback(query)) is None
     assert not armed and first == []
 
 
@@ -487,7 +494,7 @@ SCORE = st.sampled_from([0.0, -0.0, 1.0, 0.5, 2.0, 1e-300]) | st.floats(allow_na
 @given(st.lists(SCORE | st.none(), max_size=30))
 def test_rank_positions_fast_path_equals_reference(scores):
     got = fusion.rank_positions(scores)
-    assert got == _dense.rank_positions(scores)
+    assert got == _fusion.rank_positions(scores)
     assert got == rank_positions_reference(scores)
     assert without_dense(fusion, fusion.rank_positions, scores) == ("ok", got)
 
@@ -498,13 +505,13 @@ def test_rank_positions_fast_path_equals_reference(scores):
 def test_rank_positions_of_long_lists_with_ties(scores):
     # past the 16-element runs of the compiled merge sort: several merge levels, a last run
     # without a partner, many equal scores (0.0 and -0.0 tie, broken by index)
-    assert _dense.rank_positions(scores) == rank_positions_reference(scores)
+    assert _fusion.rank_positions(scores) == rank_positions_reference(scores)
 
 
 def test_rank_positions_fast_path_declines_nan_and_non_floats():
-    assert _dense.rank_positions([1.0, math.nan]) is None
-    assert _dense.rank_positions([1, 2.0]) is None
-    assert _dense.rank_positions((1.0, 2.0)) is None
+    assert _fusion.rank_positions([1.0, math.nan]) is None
+    assert _fusion.rank_positions([1, 2.0]) is None
+    assert _fusion.rank_positions((1.0, 2.0)) is None
     with pytest.raises(ckn.CknValueError, match=r"scores\[1\]: expected a number, got NaN"):
         fusion.rank_positions([1.0, math.nan])
     assert fusion.rank_positions([2, 1.0, 2]) == [1, 3, 2]  # ints: the Python path
@@ -544,7 +551,7 @@ _SURVIVOR_TEXTS = st.lists(st.sampled_from([
 
 
 def survivors_reference(order, texts, changed, marker, content_of, hashes_of):
-    """The Python loop that ``_dense.sanitized_survivors`` replaces (ckn/pipeline.py)."""
+    """The Python loop that ``_pipeline.sanitized_survivors`` replaces (ckn/pipeline.py)."""
     n = len(order)
     clean_texts, redactions = [None] * n, [()] * n
     survivors, rows, replaced, empty = [], [], {}, []
@@ -579,7 +586,7 @@ def test_sanitized_survivors_equal_the_python_loop(texts, data):
                for i in range(n) if data.draw(st.booleans())}
     want = survivors_reference(order, texts, changed, _MARKER, content_without_markers, text_hashes)
     clean_texts, redactions = [None] * n, [()] * n
-    got = _dense.sanitized_survivors(order, texts, changed, _MARKER, content_without_markers,
+    got = _pipeline.sanitized_survivors(order, texts, changed, _MARKER, content_without_markers,
                                      text_hashes, clean_texts, redactions)
     assert repr((got, clean_texts, redactions)) == repr(want)
     assert all(a is b for a, b in zip(clean_texts, want[1]))
@@ -603,7 +610,7 @@ def test_sanitized_survivors_mark_long_texts_without_the_gil():
     order = list(range(89, -1, -1))
     want = survivors_reference(order, texts, {}, _MARKER, content_without_markers, text_hashes)
     clean_texts, redactions = [None] * 90, [()] * 90
-    got = _dense.sanitized_survivors(order, texts, {}, _MARKER, content_without_markers,
+    got = _pipeline.sanitized_survivors(order, texts, {}, _MARKER, content_without_markers,
                                      text_hashes, clean_texts, redactions)
     assert repr((got, clean_texts, redactions)) == repr(want)
     assert len(got[2]) == 45 and len(got[3]) == 15  # marker lines dropped; blank once dropped
@@ -611,16 +618,16 @@ def test_sanitized_survivors_mark_long_texts_without_the_gil():
 
 def test_sanitized_survivors_reject_bad_columns():
     with pytest.raises(ValueError, match="ASCII marker"):
-        _dense.sanitized_survivors([], [], {}, "", str, str, [], [])
+        _pipeline.sanitized_survivors([], [], {}, "", str, str, [], [])
     with pytest.raises(ValueError, match="different lengths"):
-        _dense.sanitized_survivors([0], ["a"], {}, _MARKER, str, str, [None], [])
+        _pipeline.sanitized_survivors([0], ["a"], {}, _MARKER, str, str, [None], [])
     with pytest.raises(IndexError, match="out of range"):
-        _dense.sanitized_survivors([1], ["a"], {}, _MARKER, str, str, [None], [()])
+        _pipeline.sanitized_survivors([1], ["a"], {}, _MARKER, str, str, [None], [()])
 
 
 def test_build_chunks_equals_the_dataclass_constructor():
     red = (Redaction(0, "role_header", "r"),)
-    got = _with_metadata(_dense.build_chunks(
+    got = _with_metadata(_pipeline.build_chunks(
         Chunk, _CHUNK_KEYS, [1, 0], ["a", "b"], [0.5, 1.5], [2, 1], [None, 0.25], [None, 1],
         [0.1, 0.2], ["selected", "dropped_duplicate"], ["in", "dup"], ["t1", "t0"], [(), red],
         {1: ("b", 0.8, 0.75)}, [3, 4], [0.0, None], [0.2, None], [20000, None]), None)
@@ -636,7 +643,7 @@ def test_build_chunks_equals_the_dataclass_constructor():
         with pytest.raises(AttributeError):
             g.status = "x"
     with pytest.raises(ValueError):
-        _dense.build_chunks(Chunk, _CHUNK_KEYS, [0], [], [], [], [], [], [], [], [], [], [], {},
+        _pipeline.build_chunks(Chunk, _CHUNK_KEYS, [0], [], [], [], [], [], [], [], [], [], [], {},
                             [], [], [], [])
 
     @dataclasses.dataclass(frozen=True)
@@ -644,7 +651,7 @@ def test_build_chunks_equals_the_dataclass_constructor():
         id: str
 
     with pytest.raises(TypeError, match="not a slot"):
-        _dense.build_chunks(NoSlots, ("id",) * 19, [], [], [], [], [], [], [], [], [], [], [], {},
+        _pipeline.build_chunks(NoSlots, ("id",) * 19, [], [], [], [], [], [], [], [], [], [], [], {},
                             [], [], [], [])
 
     class Borrowed:  # a slot descriptor of another class: its offset means nothing here
@@ -652,7 +659,7 @@ def test_build_chunks_equals_the_dataclass_constructor():
         id = Chunk.__dict__["id"]
 
     with pytest.raises(TypeError, match="not a slot"):
-        _dense.build_chunks(Borrowed, ("id",) * 19, [], [], [], [], [], [], [], [], [], [], [], {},
+        _pipeline.build_chunks(Borrowed, ("id",) * 19, [], [], [], [], [], [], [], [], [], [], [], {},
                             [], [], [], [])
 
 
@@ -699,12 +706,12 @@ def flow(pool):
 @settings(max_examples=120)
 def test_pack_with_compiled_paths_equals_python_paths(pool):
     got = outcome(flow, pool)
-    saved = pool_module._dense, similarity._dense, fusion._dense
-    pool_module._dense = similarity._dense = fusion._dense = None
+    saved = pool_module._columns, similarity._columns, fusion._fusion
+    pool_module._columns = similarity._columns = fusion._fusion = None
     try:
         want = outcome(flow, pool)
     finally:
-        pool_module._dense, similarity._dense, fusion._dense = saved
+        pool_module._columns, similarity._columns, fusion._fusion = saved
     assert got == want
 
 
@@ -739,12 +746,12 @@ def test_public_rrf_and_fused_order_fast_paths_equal_python(lists, k, w_bm25, w_
             return (type(exc), str(exc))
 
     def without_dense(module, f):
-        saved = module._dense
-        module._dense = None
+        saved = module._fusion
+        module._fusion = None
         try:
             return outcome(f)
         finally:
-            module._dense = saved
+            module._fusion = saved
 
     for f, args, kwargs in [(fusion.reciprocal_rank_fusion, (bm25, dense), {"k": k, "weights": weights}),
                             (fusion.fused_order, (rrf, bm25, dense), {})]:
