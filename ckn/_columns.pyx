@@ -22,7 +22,8 @@ from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicod
                               PyUnicode_KIND, PyUnicode_READ)
 
 from ckn._prefetch cimport ckn_prefetch
-from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK
+from ckn._tuning cimport NOGIL_MIN_WORK
+from ckn.typedefs cimport CKN_OK
 
 import array as _pyarray
 

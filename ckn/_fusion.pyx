@@ -11,7 +11,7 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
-from ckn.typedefs cimport NOGIL_MIN_WORK
+from ckn._tuning cimport NOGIL_MIN_WORK
 
 
 cdef extern from "Python.h":

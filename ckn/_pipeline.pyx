@@ -13,7 +13,8 @@ from cpython.unicode cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicod
                               PyUnicode_KIND, PyUnicode_READ)
 
 from ckn._passes cimport ckn_pass, pass_of
-from ckn.typedefs cimport CKN_OK, NOGIL_MIN_WORK
+from ckn._tuning cimport NOGIL_MIN_WORK
+from ckn.typedefs cimport CKN_OK
 
 
 cdef extern from "Python.h":

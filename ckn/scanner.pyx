@@ -29,7 +29,8 @@ from ckn.errors import CknMemoryError, CknTypeError
 from ckn.terms import normalize as _normalize
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
 from ckn._prefetch cimport ckn_prefetch_start
-from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, NOGIL_MIN_WORK, hash_t, index_t
+from ckn._tuning cimport NOGIL_MIN_WORK
+from ckn.typedefs cimport CKN_ENOMEM, CKN_OK, hash_t, index_t
 
 __all__ = ["SIMD", "TermHashes", "scan", "text_hashes", "term_counts"]
 
