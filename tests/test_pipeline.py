@@ -356,11 +356,22 @@ def test_closest_name_is_the_nearest_known_name_within_its_limit(name):
         assert closest_name(name, known, limit) == expected
 
 
-def test_misspelt_keyword_parameter():
-    with pytest.raises(InputTypeError, match="did you mean 'redundancy_lambda'"):
+def test_an_unknown_keyword_option_is_a_type_error():
+    # the options are named keyword arguments: Python itself rejects a misspelt one
+    with pytest.raises(TypeError, match="redundancy_lamda"):
         ckn.pack(ckn.example_pool(), redundancy_lamda=0.2)
-    with pytest.raises(InputTypeError, match="did you mean 'rrf_k'"):
+    with pytest.raises(TypeError, match="rrf_kk"):
         Packer(rrf_kk=3)
+    with pytest.raises(TypeError, match="token_budjet"):
+        Packer().pack(ckn.example_pool(), token_budjet=3)
+
+
+def test_options_not_given_leave_the_pools_values():
+    pool = {**ckn.example_pool(), "token_budget": 60}
+    assert ckn.pack(pool).receipt["token_budget"] == 60
+    assert ckn.pack(pool, top_k=None).receipt["token_budget"] == 60
+    assert Packer(token_budget=90).pack(pool).receipt["token_budget"] == 90
+    assert Packer(token_budget=90).pack(pool, token_budget=30).receipt["token_budget"] == 30
 
 
 def test_numpy_embeddings_are_accepted():
