@@ -2,13 +2,12 @@
 in one stretch by ``ckn._pipeline.run_passes``, gives exactly what each function gives alone."""
 
 import array
-import math
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ckn import _columns, _pipeline, similarity
+from ckn import _pipeline
 from ckn._bm25 import Bm25Pass
 from ckn.minhash import MinHasher, SignaturePass, term_hashes
 from ckn.sanitizer import candidates_pass, sanitize_text, sanitized_by_pass
