@@ -1,8 +1,13 @@
-"""The whole flow (spec §1): rank → sanitize + dedup → pack, as functions and a reusable Packer.
+"""The whole flow (spec §1), as functions and a reusable Packer, one stage after the other:
 
-Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fused order):
-:func:`rank` fills the scores and ranks, :func:`sanitize` the redactions and dedup decisions,
-:func:`pack` the overlap, utilities, knapsack values and the final status.
+validate (:mod:`ckn.pool`) → rank (:mod:`ckn.scanner`, :mod:`ckn.bm25`, :mod:`ckn.similarity`,
+:mod:`ckn.fusion`) → sanitize (:mod:`ckn.sanitizer`) → dedup (:mod:`ckn.minhash`) → select
+(:mod:`ckn.select`, :mod:`ckn.knapsack`) → context + receipt (:mod:`ckn.context`,
+:mod:`ckn.receipt`). Each stage module takes and returns plain data and imports no later one
+(tests/test_import_graph.py); this module calls them in order. The per-chunk records
+(:class:`Chunk`, in fused order) grow with the stages: :func:`rank` fills the scores and ranks,
+:func:`sanitize` the redactions and dedup decisions, :func:`pack` the overlap, utilities,
+knapsack values and the final status.
 """
 
 from array import array
