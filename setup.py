@@ -23,7 +23,7 @@ COMPILER_DIRECTIVES = {
 }
 
 MODULES = ["ckn.knapsack", "ckn.minhash", "ckn._minhash_common", "ckn._dedup", "ckn.scanner",
-           "ckn._bm25", "ckn._dense", "ckn._sanitize"]
+           "ckn._bm25", "ckn._columns", "ckn._fusion", "ckn._pipeline", "ckn._sanitize"]
 
 # -ffp-contract=off: no fused multiply-add, so compiled float sums match Python bit for bit.
 compile_args = (["-O0", "-g"] if DEBUG else ["-O3"]) + ["-ffp-contract=off"]

@@ -71,6 +71,7 @@ from ckn.knapsack import solve
 from ckn.minhash import MinHasher, dedup
 from ckn.pool import _parse_columns, parse_pool
 from ckn.sanitizer import sanitize_texts
+from ckn.similarity import score_fallback
 from ckn.scanner import scan, text_hashes
 from ckn.similarity import cosine_scores
 
@@ -271,8 +272,8 @@ def bench_latency(rounds: int) -> list[dict]:
     values = [int(1000 + 1e5 / (60 + k)) for k in range(len(weights))]
     stages = {
         # what pack runs: validation with the cosine's sums taken as the float lists are read
-        "validate pool + cosine, as pack does (_parse_columns(cosine=True))":
-            lambda: _parse_columns(pool, cosine=True),
+        "validate pool + cosine, as pack does (_parse_columns(score=...))":
+            lambda: _parse_columns(pool, score=score_fallback),
         "validate pool (parse_pool)": lambda: parse_pool(pool),
         "scan (term hashes)": lambda: scan(texts),
         "BM25 (kernel)": lambda: bm25_scores_hashed(th, q),
@@ -295,7 +296,7 @@ def bench_latency(rounds: int) -> list[dict]:
     for _ in range(max(rounds, LATENCY_SAMPLES)):
         packer.pack(pool)
         c0 = time.thread_time()
-        _parse_columns(pool, cosine=True)
+        _parse_columns(pool, score=score_fallback)
         between.append(time.thread_time() - c0)
     rows.append({"bench": "latency", "case": case,
                  "metric": "stage: validate pool + cosine, right after a pack",

@@ -28,7 +28,7 @@ cdef inline int run_pass(ckn_pass* p, bint release) noexcept:
 
 
 cdef inline object pass_capsule(ckn_pass* p):
-    """A capsule of p (named "ckn.pass") for ckn._dense.run_passes; valid while p's owner is."""
+    """A capsule of p (named "ckn.pass") for ckn._pipeline.run_passes; valid while p's owner is."""
     return PyCapsule_New(<void*>p, b"ckn.pass", NULL)
 
 

@@ -14,10 +14,12 @@ over the pool. Scores are dimensionless and never negative; a term with ``f = 0`
 """
 
 import math
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 
 from .errors import CknTypeError, CknValueError
+from ._bm25 import bm25_csr
 
 __all__ = ["bm25_scores", "bm25_scores_hashed"]
 
@@ -155,10 +157,6 @@ def bm25_scores_hashed(
     if isinstance(query, str):
         raise CknTypeError("query: expected a sequence of term hashes, got a str")
     _check_params(k1, b)
-    from array import array
-
-    from ._bm25 import bm25_csr
-
     try:
         values, offsets = documents
     except (TypeError, ValueError):

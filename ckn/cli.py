@@ -15,7 +15,7 @@ import sys
 import tempfile
 from importlib import resources
 
-from . import __version__
+from ._version import __version__
 from .batch import pack_lines
 from .errors import CknError
 from .jsonio import loads_strict

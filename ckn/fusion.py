@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from .errors import CknTypeError, CknValueError
 
-from . import _dense  # compiled ranks, RRF and fused order for float lists
+from . import _fusion  # compiled ranks, RRF and fused order for float lists
 
 __all__ = ["DEFAULT_RRF_WEIGHTS", "rank_positions", "reciprocal_rank_fusion", "fused_order"]
 
@@ -44,8 +44,8 @@ def rank_positions(scores: Sequence[float | None], /) -> list[int | None]:
     >>> rank_positions([0.2, None, 0.9, 0.2])
     [2, None, 1, 3]
     """
-    if _dense is not None:
-        fast = _dense.rank_positions(scores)  # lists of floats / None; None: the checks below
+    if _fusion is not None:
+        fast = _fusion.rank_positions(scores)  # lists of floats / None; None: the checks below
         if fast is not None:
             return fast
     present = [i for i, s in enumerate(scores) if s is not None]
@@ -118,9 +118,9 @@ def reciprocal_rank_fusion(
     for name, value in w.items():
         if not (_is_real(value) and math.isfinite(value) and value >= 0):
             raise CknValueError(f"weights[{name!r}]: expected a finite number >= 0, got {value!r}")
-    if _dense is not None and _exact_double(k) and _exact_double(w["bm25"]) and _exact_double(
+    if _fusion is not None and _exact_double(k) and _exact_double(w["bm25"]) and _exact_double(
             w["dense"]):
-        fast = _dense.rrf_scores(bm25_ranks, dense_ranks, k, w["bm25"], w["dense"])
+        fast = _fusion.rrf_scores(bm25_ranks, dense_ranks, k, w["bm25"], w["dense"])
         if fast is not None:  # lists of valid ranks; anything else: the checks below
             return fast
     n = len(bm25_ranks)
@@ -167,8 +167,8 @@ def fused_order(
     >>> fused_order([1 / 61 + 1 / 62, 1 / 62 + 1 / 61], [2, 1], [1, 2])
     [1, 0]
     """
-    if _dense is not None:
-        fast = _dense.fused_order(rrf_scores, bm25_ranks, dense_ranks)
+    if _fusion is not None:
+        fast = _fusion.fused_order(rrf_scores, bm25_ranks, dense_ranks)
         if fast is not None:  # valid float scores and ranks; anything else: the checks below
             return fast
     n = len(rrf_scores)
@@ -205,9 +205,9 @@ def fuse_unchecked(bm25_scores, dense_scores, k: float, w_bm25: float, w_dense: 
     :func:`fused_order_unchecked`, bit for bit, in one compiled pass where possible.
     ``dense_scores`` is ``None`` for BM25-only ranking (then ``dense_ranks`` is all ``None``).
     """
-    if (_dense is not None and _exact_double(k) and _exact_double(w_bm25)
+    if (_fusion is not None and _exact_double(k) and _exact_double(w_bm25)
             and _exact_double(w_dense)):
-        fast = _dense.fuse(bm25_scores, dense_scores, k, w_bm25, w_dense)
+        fast = _fusion.fuse(bm25_scores, dense_scores, k, w_bm25, w_dense)
         if fast is not None:
             return fast
     bm25_ranks = rank_positions(bm25_scores)

@@ -1,34 +1,38 @@
-"""The whole flow (spec §1): rank → sanitize + dedup → pack, as functions and a reusable Packer.
+"""The whole flow (spec §1), as functions and a reusable Packer, one stage after the other:
 
-Each stage extends the previous one's per-chunk records (:class:`Chunk`, in fused order):
-:func:`rank` fills the scores and ranks, :func:`sanitize` the redactions and dedup decisions,
-:func:`pack` the overlap, utilities, knapsack values and the final status.
+validate (:mod:`ckn.pool`) → rank (:mod:`ckn.scanner`, :mod:`ckn.bm25`, :mod:`ckn.similarity`,
+:mod:`ckn.fusion`) → sanitize (:mod:`ckn.sanitizer`) → dedup (:mod:`ckn.minhash`) → select
+(:mod:`ckn.select`, :mod:`ckn.knapsack`) → context + receipt (:mod:`ckn.context`,
+:mod:`ckn.receipt`). Each stage module takes and returns plain data and imports no later one
+(tests/test_import_graph.py); this module calls them in order. The per-chunk records
+(:class:`Chunk`, in fused order) grow with the stages: :func:`rank` fills the scores and ranks,
+:func:`sanitize` the redactions and dedup decisions, :func:`pack` the overlap, utilities,
+knapsack values and the final status.
 """
 
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import partial
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
 from ._version import __version__
-from .batch import ordered_map
 from .context import _render, layout_sizes
 from .errors import CknValueError, InputTypeError
 from ._bm25 import Bm25Pass
-from ._dense import build_chunks, run_passes, sanitized_survivors
+from ._pipeline import build_chunks, run_passes, sanitized_survivors
 from .fusion import DEFAULT_RRF_WEIGHTS, fuse_unchecked
 from .minhash import MinHasher, SignaturePass, dedup, jaccard, shingle_hashes
-from .params import PARAMETER_NAMES, Params, closest_name
+from .params import PARAMETER_NAMES, Params
 from .pool import _Columns, _parse_columns, candidate_metadata, complete_candidates
 from .receipt import build_receipt
 from .sanitizer import (REDACTION_MARKER, Detector, Redaction, candidates_pass,
                         content_without_markers, sanitized_by_pass)
 from .scanner import ScanPass, text_hashes
 from .select import choose, choose_within, knapsack_values
-from .similarity import cosine_scores
+from .similarity import cosine_scores, score_fallback
 from .tokenizer import TokenCounter, resolve_tokenizer
+from .workers import ordered_map
 
 __all__ = ["Chunk", "RankResult", "SanitizeResult", "PackResult", "Packer", "rank", "sanitize", "pack"]
 
@@ -188,6 +192,46 @@ class PackResult(SanitizeResult):
         }
 
 
+class _Unset:
+    """The default of a named option: not given (the pool's value, else the spec's default)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unset>"
+
+
+_UNSET = _Unset()
+_FIELD_NAMES = ("query", "query_embedding", "candidates", "embeddings") + PARAMETER_NAMES
+
+
+def _given(names: dict) -> dict:
+    """The options of ``names`` (a call's ``locals()``) that were given, by name."""
+    return {k: names[k] for k in _FIELD_NAMES if k in names and names[k] is not _UNSET}
+
+
+_OPTIONS_DOC = """
+    Options (keyword-only; each defaults to the pool's own value, else spec §2's default):
+
+    - ``token_budget`` (int >= 0): the ceiling on the tokens the budget counts; ``pack`` needs it.
+    - ``bm25_k1`` (>= 0, 1.5), ``bm25_b`` (0..1, 0.75): BM25 saturation and length normalisation.
+    - ``rrf_k`` (>= 0, 60), ``rrf_weights`` (``{"bm25": 1, "dense": 1}``): reciprocal rank fusion.
+    - ``shingle_size`` (terms, 3), ``minhash_permutations`` (64), ``near_dup_threshold``
+      (0 < t <= 1, 0.75), ``dedup_exact`` (False: confirm by exact Jaccard), ``dedup`` (True).
+    - ``sanitize`` (True; False: redact nothing, blank chunks are still dropped).
+    - ``redundancy_lambda`` (0..1, 0.35): the overlap discount of a chunk's utility.
+    - ``utility_scale`` (1..1e12), ``relevance_k`` (6), ``relevance_power`` (8): the knapsack's
+      integer values (spec §8).
+    - ``top_k`` (int >= 1 or None): only the first K survivors compete.
+    - ``budget_scope`` (``"chunks"`` or ``"context"``): what the budget counts.
+    - ``fence`` (``"full"`` or ``"compact"``), ``preamble`` (str or None): the context's format.
+    - ``max_memory`` (bytes or None: 256 MiB): the knapsack's working-memory cap.
+
+    A bad value raises :class:`~ckn.errors.InputError` / :class:`~ckn.errors.InputTypeError`
+    naming the option; an unknown keyword is a ``TypeError``, as for any Python function.
+"""
+
+
 class Packer:
     """A reusable, configured flow for services that pack many pools.
 
@@ -206,12 +250,14 @@ class Packer:
     """
 
     def __init__(self, *, count_tokens: TokenCounter | None = None,
-                 detector: Detector | None = None, **params):
-        for key in params:
-            if key not in PARAMETER_NAMES:
-                hint = closest_name(key, PARAMETER_NAMES, limit=3)
-                raise InputTypeError(key, f"unknown parameter; did you mean {hint!r}?" if hint
-                                     else "unknown parameter")
+                 detector: Detector | None = None,
+                 bm25_k1=_UNSET, bm25_b=_UNSET, rrf_k=_UNSET, rrf_weights=_UNSET,
+                 shingle_size=_UNSET, minhash_permutations=_UNSET, near_dup_threshold=_UNSET,
+                 dedup_exact=_UNSET, sanitize=_UNSET, dedup=_UNSET, redundancy_lambda=_UNSET,
+                 utility_scale=_UNSET, relevance_k=_UNSET, relevance_power=_UNSET, top_k=_UNSET,
+                 budget_scope=_UNSET, fence=_UNSET, preamble=_UNSET, max_memory=_UNSET,
+                 token_budget=_UNSET):
+        params = _given(locals())
         self.params = Params.from_mapping(params)
         self._explicit = MappingProxyType(dict(params))
         self._count_tokens = resolve_tokenizer(count_tokens)
@@ -239,8 +285,7 @@ class Packer:
         if pool is None:
             pool = {}
         pool, fields = complete_candidates(pool, fields, self._count_tokens)
-        cols = _parse_columns(pool, {**self._explicit, **fields}, cosine=True,
-                              text_passes=partial(_text_passes, self._hasher, stage),
+        cols = _parse_columns(pool, {**self._explicit, **fields}, score=score_fallback,
                               budget=stage == _PACK)
         raw = fields["candidates"] if "candidates" in fields else pool["candidates"]
         cols.metadata = candidate_metadata(raw)
@@ -252,18 +297,41 @@ class Packer:
             hasher = self._hashers[permutations] = MinHasher(permutations)
         return hasher
 
-    def rank(self, pool: Mapping | None = None, /, **fields) -> RankResult:
-        """Rank a pool (spec §5). ``pool`` is the JSON-shaped dict; ``fields`` override it."""
-        cols = self._pool(pool, fields, _RANK)
+    def rank(self, pool: Mapping | None = None, /, *,
+             query=_UNSET, query_embedding=_UNSET, candidates=_UNSET, embeddings=_UNSET,
+             bm25_k1=_UNSET, bm25_b=_UNSET, rrf_k=_UNSET, rrf_weights=_UNSET,
+             shingle_size=_UNSET, minhash_permutations=_UNSET, near_dup_threshold=_UNSET,
+             dedup_exact=_UNSET, sanitize=_UNSET, dedup=_UNSET, redundancy_lambda=_UNSET,
+             utility_scale=_UNSET, relevance_k=_UNSET, relevance_power=_UNSET, top_k=_UNSET,
+             budget_scope=_UNSET, fence=_UNSET, preamble=_UNSET, max_memory=_UNSET,
+             token_budget=_UNSET) -> RankResult:
+        """Rank a pool (spec §5). ``pool`` is the JSON-shaped dict; the named fields (``query``,
+        ``query_embedding``, ``candidates``, ``embeddings``) and options override it and this
+        Packer's options (see :class:`Packer`)."""
+        cols = self._pool(pool, _given(locals()), _RANK)
         return RankResult(_run(cols, self._hasher, None, _RANK), cols.params)
 
-    def sanitize(self, pool: Mapping | None = None, /, **fields) -> SanitizeResult:
+    def sanitize(self, pool: Mapping | None = None, /, *,
+                 query=_UNSET, query_embedding=_UNSET, candidates=_UNSET, embeddings=_UNSET,
+                 bm25_k1=_UNSET, bm25_b=_UNSET, rrf_k=_UNSET, rrf_weights=_UNSET,
+                 shingle_size=_UNSET, minhash_permutations=_UNSET, near_dup_threshold=_UNSET,
+                 dedup_exact=_UNSET, sanitize=_UNSET, dedup=_UNSET, redundancy_lambda=_UNSET,
+                 utility_scale=_UNSET, relevance_k=_UNSET, relevance_power=_UNSET,
+                    top_k=_UNSET, budget_scope=_UNSET, fence=_UNSET, preamble=_UNSET,
+                    max_memory=_UNSET, token_budget=_UNSET) -> SanitizeResult:
         """Rank, then redact and dedup (spec §6, §7)."""
-        cols = self._pool(pool, fields, _SANITIZE)
+        cols = self._pool(pool, _given(locals()), _SANITIZE)
         return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE, self._detector),
                               cols.params)
 
-    def pack(self, pool: Mapping | None = None, /, **fields) -> PackResult:
+    def pack(self, pool: Mapping | None = None, /, *,
+             query=_UNSET, query_embedding=_UNSET, candidates=_UNSET, embeddings=_UNSET,
+             bm25_k1=_UNSET, bm25_b=_UNSET, rrf_k=_UNSET, rrf_weights=_UNSET,
+             shingle_size=_UNSET, minhash_permutations=_UNSET, near_dup_threshold=_UNSET,
+             dedup_exact=_UNSET, sanitize=_UNSET, dedup=_UNSET, redundancy_lambda=_UNSET,
+             utility_scale=_UNSET, relevance_k=_UNSET, relevance_power=_UNSET, top_k=_UNSET,
+             budget_scope=_UNSET, fence=_UNSET, preamble=_UNSET, max_memory=_UNSET,
+             token_budget=_UNSET) -> PackResult:
         """Rank, sanitize + dedup, then choose the exact knapsack optimum (spec §8).
 
         >>> result = pack(query="retry budget", token_budget=100, candidates=[
@@ -272,7 +340,7 @@ class Packer:
         >>> result.receipt["selected_ids"], result.receipt["total_tokens"]
         (['a'], 60)
         """
-        cols = self._pool(pool, fields, _PACK)
+        cols = self._pool(pool, _given(locals()), _PACK)
         chunks, context, context_tokens = _run(cols, self._hasher, self._count_tokens, _PACK,
                                                self._detector)
         return PackResult(chunks, cols.params, context, context_tokens,
@@ -283,13 +351,16 @@ class Packer:
 
         ``workers > 1`` packs on that many processes (each builds this Packer once; pools and
         results are pickled), reading ahead a bounded window of pools. A bad pool raises its
-        CknError when its result is reached. See :mod:`ckn.batch`.
+        CknError when its result is reached. See :mod:`ckn.workers`.
 
         >>> from ckn import example_pool
         >>> [r.receipt["total_tokens"] for r in Packer().pack_many([example_pool()] * 2)]
         [170, 170]
         """
         return ordered_map(_pack_one, _PackerSpec(self), pools, workers=workers)
+
+
+Packer.__doc__ += _OPTIONS_DOC
 
 
 class _PackerSpec:
@@ -314,9 +385,9 @@ _RANK, _SANITIZE, _PACK = 1, 2, 3
 def _text_passes(hasher: Callable[[int], MinHasher], stage: int, query: str, params: Params,
                  texts: list, scan_pass: ScanPass | None = None) -> tuple[tuple, int]:
     """The pool's text work up to ``stage``, prepared to run in one GIL-free stretch
-    (``ckn._passes``), and its size in code points: the scan's term hashes (``scan_pass``, or
-    a new one) and BM25 over them; to sanitize, also the sanitizer's compiled pass and the
-    MinHash signatures of every text as it came."""
+    (``ckn._passes``, :func:`ckn._pipeline.run_passes`), and its size in code points: the
+    scan's term hashes (``scan_pass``, or a new one) and BM25 over them; to sanitize, also the
+    sanitizer's compiled pass and the MinHash signatures of every text as it came."""
     if scan_pass is None:
         scan_pass = ScanPass(texts, "texts")
     # Same scores as bm25_scores over terms(), bit for bit (see ckn.bm25.bm25_scores_hashed).
@@ -344,10 +415,8 @@ def _run(cols: _Columns, hasher: Callable[[int], MinHasher], count_tokens: Token
     params = cols.params
     ids, texts, cand_tokens = cols.ids, cols.texts, cols.tokens
     n = len(ids)
-    passes, cols.passes = cols.passes, None  # run while validating (the common input shapes)
-    if passes is None:
-        passes, work = _text_passes(hasher, stage, cols.query, params, texts)
-        run_passes(passes, work)
+    passes, work = _text_passes(hasher, stage, cols.query, params, texts)
+    run_passes(passes, work)
     if not passes[0].complete:  # rare: texts denser in terms than the scan's first room
         scan_pass, passes = passes[0], None  # (the later passes hold its arrays: let them go)
         scan_pass.run()
@@ -545,26 +614,51 @@ def _select(params: Params, count: TokenCounter | None, survivors: list, status:
 _DEFAULT = Packer()
 
 
-def rank(pool: Mapping | None = None, /, **fields) -> RankResult:
-    """Rank a pool (spec §5): ``rank(pool_dict)`` or ``rank(query=..., candidates=..., ...)``."""
-    return _DEFAULT.rank(pool, **fields)
+def rank(pool: Mapping | None = None, /, *,
+         query=_UNSET, query_embedding=_UNSET, candidates=_UNSET, embeddings=_UNSET,
+         bm25_k1=_UNSET, bm25_b=_UNSET, rrf_k=_UNSET, rrf_weights=_UNSET, shingle_size=_UNSET,
+         minhash_permutations=_UNSET, near_dup_threshold=_UNSET, dedup_exact=_UNSET,
+         sanitize=_UNSET, dedup=_UNSET, redundancy_lambda=_UNSET, utility_scale=_UNSET,
+         relevance_k=_UNSET, relevance_power=_UNSET, top_k=_UNSET, budget_scope=_UNSET,
+         fence=_UNSET, preamble=_UNSET, max_memory=_UNSET, token_budget=_UNSET) -> RankResult:
+    """Rank a pool (spec §5): ``rank(pool_dict)`` or ``rank(query=..., candidates=..., ...)``;
+    the options of :class:`Packer`."""
+    return _DEFAULT.rank(pool, **_given(locals()))
 
 
 def sanitize(pool: Mapping | None = None, /, *, detector: Detector | None = None,
-             **fields) -> SanitizeResult:
+             query=_UNSET, query_embedding=_UNSET, candidates=_UNSET, embeddings=_UNSET,
+             bm25_k1=_UNSET, bm25_b=_UNSET, rrf_k=_UNSET, rrf_weights=_UNSET, shingle_size=_UNSET,
+             minhash_permutations=_UNSET, near_dup_threshold=_UNSET, dedup_exact=_UNSET,
+             sanitize=_UNSET, dedup=_UNSET, redundancy_lambda=_UNSET, utility_scale=_UNSET,
+             relevance_k=_UNSET, relevance_power=_UNSET, top_k=_UNSET, budget_scope=_UNSET,
+             fence=_UNSET, preamble=_UNSET, max_memory=_UNSET,
+             token_budget=_UNSET) -> SanitizeResult:
     """Rank, redact and dedup a pool (spec §5–§7); arguments as for :func:`rank`, plus the
     optional ``detector`` of :class:`Packer`."""
-    return (_DEFAULT if detector is None else Packer(detector=detector)).sanitize(pool, **fields)
+    packer = _DEFAULT if detector is None else Packer(detector=detector)
+    return packer.sanitize(pool, **_given(locals()))
 
 
 def pack(pool: Mapping | None = None, /, *, count_tokens: TokenCounter | None = None,
-         detector: Detector | None = None, **fields) -> PackResult:
-    """The whole flow (spec §1): ``pack(pool_dict, **overrides)`` or
+         detector: Detector | None = None,
+         query=_UNSET, query_embedding=_UNSET, candidates=_UNSET, embeddings=_UNSET,
+         bm25_k1=_UNSET, bm25_b=_UNSET, rrf_k=_UNSET, rrf_weights=_UNSET, shingle_size=_UNSET,
+         minhash_permutations=_UNSET, near_dup_threshold=_UNSET, dedup_exact=_UNSET,
+         sanitize=_UNSET, dedup=_UNSET, redundancy_lambda=_UNSET, utility_scale=_UNSET,
+         relevance_k=_UNSET, relevance_power=_UNSET, top_k=_UNSET, budget_scope=_UNSET,
+         fence=_UNSET, preamble=_UNSET, max_memory=_UNSET, token_budget=_UNSET) -> PackResult:
+    """The whole flow (spec §1): ``pack(pool_dict, token_budget=...)`` or
     ``pack(query=..., candidates=..., token_budget=..., query_embedding=...)``.
 
+    ``query``, ``query_embedding``, ``candidates`` and ``embeddings`` are the pool's fields
+    (spec §3); given here, they and the options override ``pool``'s own.
     ``count_tokens`` (optional) recounts each surviving chunk's sanitized text before packing;
     ``detector`` (optional) is :class:`Packer`'s.
     """
     packer = (_DEFAULT if count_tokens is None and detector is None
               else Packer(count_tokens=count_tokens, detector=detector))
-    return packer.pack(pool, **fields)
+    return packer.pack(pool, **_given(locals()))
+
+
+pack.__doc__ += _OPTIONS_DOC

@@ -12,9 +12,8 @@ from functools import lru_cache
 
 from .errors import InputError, InputTypeError
 from .params import PARAMETER_NAMES, Params, closest_name, integer_value
-from .similarity import score_fallback
 
-from . import _dense  # compiled one-pass paths for float lists and float64 buffers
+from . import _columns  # compiled one-pass paths for candidate dicts, float lists and buffers
 
 __all__ = ["Candidate", "Pool", "parse_pool", "check_overrides", "complete_candidates",
            "candidate_metadata"]
@@ -60,8 +59,8 @@ def _json_type(x) -> str:
 
 def _vector(path: str, x) -> array:
     """``x`` as array('d') of finite numbers (lists, tuples, array.array, numpy arrays)."""
-    if _dense is not None:  # tests set it to None to run the checks below on every input
-        out = _dense.float64_array(x)  # one compiled pass; None: take the checks below
+    if _columns is not None:  # tests set it to None to run the checks below on every input
+        out = _columns.float64_array(x)  # one compiled pass; None: take the checks below
         if out is not None:
             return out
     if isinstance(x, (str, bytes, bytearray, Mapping)) or not hasattr(x, "__len__"):
@@ -160,24 +159,22 @@ class _Columns:
     """A validated pool as columns (the pipeline's internal form; :func:`parse_pool` builds
     the public :class:`Pool` from it): ``embeddings`` holds one ``array('d')`` or ``None`` per
     candidate (``None`` for every candidate when the pool has no query embedding), or is
-    ``None`` when ``dense`` holds the cosine scores already (``_parse_columns(cosine=True)``);
+    ``None`` when ``dense`` holds the cosine scores already (``_parse_columns(score=...)``);
     else ``dense`` is ``None``."""
 
     __slots__ = ("query", "query_embedding", "ids", "tokens", "texts", "embeddings", "dense",
-                 "params", "passes", "metadata")
+                 "params", "metadata")
 
 
 def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
-                   base: Params | None = None, cosine: bool = False,
-                   text_passes: Callable | None = None, budget: bool = True) -> _Columns:
+                   base: Params | None = None, score: Callable | None = None,
+                   budget: bool = True) -> _Columns:
     """:func:`parse_pool`'s validation, same checks in the same order, into :class:`_Columns`.
 
-    With ``cosine``, the compiled pass may also score the embeddings against the query (the
-    values of ``ckn.similarity.cosine_scores``) straight from the input, without making the
+    With ``score`` (``ckn.similarity.score_fallback``: query embedding -> the Python scorer of
+    one row), the compiled pass may also score the embeddings against the query (the values of
+    ``ckn.similarity.cosine_scores``) straight from the input, without making the
     per-candidate arrays: then ``dense`` holds the scores and ``embeddings`` is ``None``.
-    ``text_passes(query, params, texts)`` (optional, with ``cosine``) returns ``(passes,
-    work)`` for ``ckn._dense.run_passes``; when the compiled pass scores the pool, it runs
-    them in its GIL-free stretch and ``passes`` holds them, run; else ``passes`` is None.
     ``budget=False`` accepts a pool without ``token_budget`` (ranking needs none)."""
     if not isinstance(data, Mapping):
         raise InputTypeError("", f"the pool must be a JSON object, got {_json_type(data)}")
@@ -207,22 +204,14 @@ def _parse_columns(data: Mapping, overrides: Mapping | None = None, *,
     out.query, out.query_embedding, out.params = query, query_embedding, params
     # The compiled pass takes the common case (JSON-shaped dicts, float lists) whole; any
     # other input goes through the checks below, which accept it or raise the exact error.
-    out.dense = out.passes = None
-    if _dense is not None and cosine and has_qe:
-        prepared: list = []
-
-        def prepare(texts: list) -> tuple:
-            prepared.append(text_passes(query, params, texts))
-            return prepared[0]
-
-        fast = _dense.candidate_columns(raw, dim, query_embedding, score_fallback(query_embedding),
-                                        None if text_passes is None else prepare)
+    out.dense = None
+    if _columns is not None and score is not None and has_qe:
+        fast = _columns.candidate_columns(raw, dim, query_embedding, score(query_embedding))
         if fast is not None:
             out.ids, out.tokens, out.texts, out.dense = fast
             out.embeddings = None
-            out.passes = prepared[0][0] if prepared else None
             return out
-    fast = _dense.candidate_columns(raw, dim) if _dense is not None else None
+    fast = _columns.candidate_columns(raw, dim) if _columns is not None else None
     if fast is not None:
         out.ids, out.tokens, out.texts, out.embeddings = fast
         return out

@@ -227,7 +227,7 @@ def _read_weights(data: bytes) -> tuple:
 
 def candidates_pass(texts: list, *, all_scores: bool = False):
     """The compiled pass over the list of str ``texts``, prepared to run (``run()``, or beside other
-    passes: ``ckn._dense.run_passes``); :func:`sanitized_by_pass` finishes the job. ``all_scores``
+    passes: ``ckn._pipeline.run_passes``); :func:`sanitized_by_pass` finishes the job. ``all_scores``
     records every scored segment (tools and tests)."""
     from ._sanitize import SanitizePass
     model = _model()

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .errors import CknTypeError, CknValueError
 
-from . import _dense  # compiled one-pass paths for float lists and float64 buffers
+from . import _columns  # compiled one-pass paths for float lists and float64 buffers
 
 __all__ = ["cosine_similarity", "cosine_scores"]
 
@@ -133,8 +133,8 @@ def cosine_scores(query: Vector, embeddings: Iterable[Vector | None], /) -> list
     [1.0, None, 0.0]
     """
     embeddings = list(embeddings)
-    if _dense is not None:
-        fast = _dense.cosine_scores(query, embeddings, score_fallback(query))
+    if _columns is not None:
+        fast = _columns.cosine_scores(query, embeddings, score_fallback(query))
         if fast is not None:
             return fast
     q = _as_list(query, "query")

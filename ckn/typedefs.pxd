@@ -7,10 +7,6 @@ ctypedef uint64_t hash_t    # 64-bit term / shingle hash
 ctypedef uint32_t slot_t    # one MinHash signature slot, in [0, 2**31 - 1]
 ctypedef Py_ssize_t index_t # item / chunk index
 
-# Internal, not part of the C API: defined in ckn/_tuning.pxd, visible here to the modules
-# that cimport it from ckn.typedefs.
-from ckn._tuning cimport NOGIL_MIN_WORK
-
 # Status codes returned by fallible C functions: 0 = success, negative = error.
 cdef enum:
     CKN_OK = 0

@@ -5,10 +5,8 @@ import random
 import subprocess
 import sys
 
-import pytest
 
 import ckn
-from ckn.batch import ordered_map
 from ckn.cli import main
 
 WORDS = "alarm retry budget sqlite durable object cpu backoff storage limit the a of".split()
@@ -20,29 +18,6 @@ def make_pools(n, seed=7):
         {"id": f"c{j}", "tokens": rng.randint(1, 80),
          "text": " ".join(rng.choices(WORDS, k=rng.randint(1, 40)))}
         for j in range(rng.randint(1, 20))]} for _ in range(n)]
-
-
-def _square(offset, x):
-    return x * x + offset
-
-
-def _offset():
-    return 1
-
-
-@pytest.mark.parametrize("workers", [1, 2])
-def test_ordered_map_keeps_input_order_and_reads_lazily(workers):
-    assert list(ordered_map(_square, _offset, range(300), workers=workers, batch_size=7)) == [
-        x * x + 1 for x in range(300)]
-    consumed = []
-
-    def items():
-        for i in range(10**6):
-            consumed.append(i)
-            yield i
-
-    first = next(iter(ordered_map(_square, _offset, items(), workers=1)))
-    assert first == 1 and len(consumed) == 1
 
 
 def test_jsonl_results_are_receipts_in_input_order_with_errors_in_place(tmp_path, capsys):

@@ -3,15 +3,17 @@
 import math
 
 import pytest
-from hypothesis import given
+from fastpaths import without_dense
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import fused_order_reference, rank_positions_reference, rrf_reference
 
-from ckn import CknTypeError, CknValueError
+import ckn
+from ckn import CknTypeError, CknValueError, _fusion, fusion
 from ckn.bm25 import bm25_scores
 from ckn.fusion import fused_order, rank_positions, reciprocal_rank_fusion
 from ckn.similarity import cosine_scores
 from ckn.terms import terms
-from reference import fused_order_reference, rank_positions_reference, rrf_reference
 
 # The pack's synthetic worked example (spec §11), copied so tests never read ../shared.
 WORKED_QUERY = "durable object sqlite alarm retry budget"
@@ -231,3 +233,104 @@ def test_bad_rank_lists_are_rejected(bm25, dense, match):
 def test_fused_order_rejects_nan_scores():
     with pytest.raises(CknValueError, match=r"rrf_scores\[0\]"):
         fused_order([math.nan], [1])
+
+
+# --- ranks, RRF and fused order ----------------------------------------------------------------
+
+SCORE = st.sampled_from([0.0, -0.0, 1.0, 0.5, 2.0, 1e-300]) | st.floats(allow_nan=False)
+
+
+@given(st.lists(SCORE | st.none(), max_size=30))
+def test_rank_positions_fast_path_equals_reference(scores):
+    got = fusion.rank_positions(scores)
+    assert got == _fusion.rank_positions(scores)
+    assert got == rank_positions_reference(scores)
+    assert without_dense(fusion, fusion.rank_positions, scores) == ("ok", got)
+
+
+@settings(max_examples=60)
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.0, 0.5, -2.0, 1e-300]) | st.none()
+                | st.floats(allow_nan=False), min_size=17, max_size=400))
+def test_rank_positions_of_long_lists_with_ties(scores):
+    # past the 16-element runs of the compiled merge sort: several merge levels, a last run
+    # without a partner, many equal scores (0.0 and -0.0 tie, broken by index)
+    assert _fusion.rank_positions(scores) == rank_positions_reference(scores)
+
+
+def test_rank_positions_fast_path_declines_nan_and_non_floats():
+    assert _fusion.rank_positions([1.0, math.nan]) is None
+    assert _fusion.rank_positions([1, 2.0]) is None
+    assert _fusion.rank_positions((1.0, 2.0)) is None
+    with pytest.raises(ckn.CknValueError, match=r"scores\[1\]: expected a number, got NaN"):
+        fusion.rank_positions([1.0, math.nan])
+    assert fusion.rank_positions([2, 1.0, 2]) == [1, 3, 2]  # ints: the Python path
+
+
+WEIGHT = st.sampled_from([0, 1, 2, 0.5, 1.0, 3.25, 2**52, 2**60, 1e308]) | st.floats(0, 1e6)
+
+
+@given((st.integers(0, 25) | st.integers(26, 200)).flatmap(lambda n: st.tuples(
+           st.lists(SCORE, min_size=n, max_size=n),
+           st.none() | st.lists(SCORE | st.none(), min_size=n, max_size=n))),
+       st.sampled_from([0, 1, 60, 60.0, 2.5, 2**52, 2**53 + 1, 10**30]) | st.floats(0, 1e9),
+       WEIGHT, WEIGHT)
+@settings(max_examples=300)
+def test_fuse_equals_the_python_steps(lists, k, w_bm25, w_dense):
+    # up to 200 chunks: the compiled merge sort's runs of 16 and its merge levels
+    bm25, dense = lists
+    got = fusion.fuse_unchecked(bm25, dense, k, w_bm25, w_dense)
+    rb = rank_positions_reference(bm25)
+    rd = [None] * len(bm25) if dense is None else rank_positions_reference(dense)
+    rrf = rrf_reference(rb, rd, k, w_bm25, w_dense)
+    assert got[0] == rb and got[1] == rd
+    assert repr(got[2]) == repr(fusion.rrf_unchecked(rb, rd, k, w_bm25, w_dense))
+    assert got[2] == rrf
+    assert got[3] == fused_order_reference(rrf, rb, rd)
+    assert all(type(x) is int for x in got[3])
+    assert repr(without_dense(fusion, fusion.fuse_unchecked, bm25, dense, k, w_bm25,
+                              w_dense)) == repr(("ok", got))
+
+
+RANKS = st.integers(0, 12).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(1, 40) | st.none(), min_size=n, max_size=n),
+    st.none() | st.lists(st.integers(1, 40) | st.none(), min_size=n, max_size=n),
+    st.lists(SCORE, min_size=n, max_size=n)))
+ODD_RANK = st.sampled_from([0, -1, True, 1.0, 2**60, "1", math.nan])
+
+
+@given(RANKS, st.sampled_from([0, 1, 60, 2.5, 2**53 + 1, 10**30]), WEIGHT, WEIGHT, st.data())
+@settings(max_examples=300)
+def test_public_rrf_and_fused_order_fast_paths_equal_python(lists, k, w_bm25, w_dense, data):
+    bm25, dense, rrf = lists
+    if bm25 and data.draw(st.booleans()):  # a bad rank or score: the Python checks must raise
+        target = data.draw(st.sampled_from(["bm25", "dense", "rrf"]))
+        i = data.draw(st.integers(0, len(bm25) - 1))
+        if target == "bm25":
+            bm25 = bm25[:i] + [data.draw(ODD_RANK)] + bm25[i + 1:]
+        elif target == "dense" and dense is not None:
+            dense = dense[:i] + [data.draw(ODD_RANK)] + dense[i + 1:]
+        else:
+            rrf = rrf[:i] + [data.draw(st.sampled_from([math.nan, 1, None]))] + rrf[i + 1:]
+    if data.draw(st.booleans()):
+        dense = (dense or []) + [1]  # wrong length
+    weights = {"bm25": w_bm25, "dense": w_dense}
+
+    def outcome(f):  # the Python path raises TypeError for some inputs (e.g. None scores)
+        try:
+            return ("ok", f())
+        except (ckn.CknError, TypeError) as exc:
+            return (type(exc), str(exc))
+
+    def without_dense(module, f):
+        saved = module._fusion
+        module._fusion = None
+        try:
+            return outcome(f)
+        finally:
+            module._fusion = saved
+
+    for f, args, kwargs in [(fusion.reciprocal_rank_fusion, (bm25, dense), {"k": k, "weights": weights}),
+                            (fusion.fused_order, (rrf, bm25, dense), {})]:
+        got = outcome(lambda: f(*args, **kwargs))
+        want = without_dense(fusion, lambda: f(*args, **kwargs))
+        assert repr(got) == repr(want)

@@ -104,7 +104,7 @@ def test_jsonl_files_in_and_out(client, tmp_path):
 
 
 def test_options_are_checked_before_any_task():
-    with pytest.raises(ckn.InputTypeError):
+    with pytest.raises(TypeError, match="token_budjet"):  # Packer's options are named
         pack_bag(db.from_sequence([{}]), token_budjet=10)
     with pytest.raises(ckn.CknTypeError):
         pack_bag(db.from_sequence([{}]), packer=ckn.Packer(), redundancy_lambda=0.1)

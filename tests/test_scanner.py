@@ -276,12 +276,12 @@ COMPONENT = st.floats(allow_nan=False, allow_infinity=False, width=64) | st.samp
 
 
 def python_cosine_scores(query, embeddings):
-    saved = similarity._dense
-    similarity._dense = None
+    saved = similarity._columns
+    similarity._columns = None
     try:
         return similarity.cosine_scores(query, embeddings)
     finally:
-        similarity._dense = saved
+        similarity._columns = saved
 
 
 @st.composite
@@ -341,12 +341,12 @@ def test_cosine_numpy_float64():
 # --- pool validation: compiled one-pass path == Python path -----------------------------------
 
 def python_vector(path, x):
-    saved = pool_module._dense
-    pool_module._dense = None
+    saved = pool_module._columns
+    pool_module._columns = None
     try:
         return pool_module._vector(path, x)
     finally:
-        pool_module._dense = saved
+        pool_module._columns = saved
 
 
 VALUE = st.one_of(st.floats(), st.integers(-2**1100, 2**1100), st.booleans(), st.none(),

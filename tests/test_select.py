@@ -165,15 +165,3 @@ def test_cli_notes_a_context_larger_than_a_chunk_scoped_budget(capsys):
     assert main(["pack", "--example", "--tokenizer", "cl100k_base"]) == 0
     err = capsys.readouterr().err
     assert err.startswith("ckn: note: the emitted context is ") and "--budget-scope context" in err
-
-
-def test_token_counter_caches_and_rejects_bad_counts():
-    calls = []
-    counter = resolve_tokenizer(lambda text: calls.append(text) or len(text))
-    assert counter.count_many(["ab", "ab", "abc"]) == [2, 2, 3] and calls == ["ab", "abc"]
-    with pytest.raises(ckn.CknValueError, match="count_tokens"):
-        resolve_tokenizer(lambda text: -1)("x")
-    with pytest.raises(ckn.CknValueError, match="unknown encoding 'gpt2'"):
-        resolve_tokenizer("gpt2")
-    with pytest.raises(ckn.CknTypeError, match="expected an encoding name"):
-        resolve_tokenizer(42)

@@ -1,15 +1,18 @@
 """ckn.similarity: cosine over lists, tuples, array.array, memoryview and numpy (spec §5)."""
 
 import array
+import ctypes
 import math
 
 import pytest
-from hypothesis import assume, given
+from fastpaths import ANY_COMPONENT, outcome, without_dense
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
-from ckn import CknTypeError, CknValueError
-from ckn.similarity import cosine_scores, cosine_similarity
 from reference import cosine_reference
+
+import ckn
+from ckn import CknTypeError, CknValueError, similarity
+from ckn.similarity import cosine_scores, cosine_similarity
 
 COMPONENT = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
 
@@ -136,3 +139,54 @@ def test_scores_equal_pairwise_similarity_and_keep_none(case):
 
 def test_cosine_scores_accepts_a_generator_of_embeddings():
     assert cosine_scores([1.0, 0.0], (e for e in [[1.0, 0.0], None])) == [1.0, None]
+
+
+# --- cosine over the pool's validated arrays ---------------------------------------------------
+
+@st.composite
+def matrices(draw):
+    d = draw(st.integers(1, 9))
+    n = draw(st.integers(0, 11))
+    q = draw(st.lists(ANY_COMPONENT, min_size=d, max_size=d) | st.just([0.0] * d))
+    rows = draw(st.lists(st.lists(ANY_COMPONENT, min_size=d, max_size=d) | st.just([0.0] * d)
+                         | st.none() | st.lists(ANY_COMPONENT, max_size=10), min_size=n, max_size=n))
+    return q, rows
+
+
+@given(matrices())
+@settings(max_examples=300)
+def test_cosine_over_arrays_equals_python_cosine_scores(data):
+    # Four rows are summed interleaved in C; every row's sums keep Python's order.
+    q, rows = data
+    arrays = [None if r is None else array.array("d", r) for r in rows]
+    want = without_dense(similarity, similarity.cosine_scores, q, rows)
+    assert repr(outcome(similarity.cosine_scores, array.array("d", q), arrays)) == repr(want)
+    assert repr(outcome(similarity.cosine_scores, q, rows)) == repr(want)
+    # Other buffers: "<d" and ">d" formats (the Python path rejects both), strided views.
+    kinds = [lambda r: (ctypes.c_double * len(r))(*r),
+             lambda r: (ctypes.c_double.__ctype_be__ * len(r))(*r),
+             lambda r: memoryview(array.array("d", [x for v in r for x in (v, 9.0)]))[::2],
+             lambda r: memoryview(array.array("d", r))]
+    mixed = [None if r is None else kinds[k % 4](r) for k, r in enumerate(rows)]
+    want = without_dense(similarity, similarity.cosine_scores, q, mixed)
+    assert repr(outcome(similarity.cosine_scores, q, mixed)) == repr(want)
+    # float32 buffers (query and rows, subnormals and extremes included): widened exactly,
+    # so the scores are those of the same float32 values given as Python floats
+    singles = [None if r is None else array.array("f", r) for r in rows]
+    exact = [None if r is None else r.tolist() for r in singles]
+    for query in (array.array("f", q), array.array("f", q).tolist()):
+        want = without_dense(similarity, similarity.cosine_scores, list(query), exact)
+        assert repr(outcome(similarity.cosine_scores, query, singles)) == repr(want)
+
+
+def test_cosine_releases_the_buffers_it_reads():
+    q = array.array("d", [1.0, 0.0])
+    rows = [array.array("d", [1.0, 2.0]), array.array("d", [0.0, 0.0])]
+    assert similarity.cosine_scores(q, rows) == [1 / math.sqrt(5), 0.0]
+    for a in (q, *rows):
+        a.append(1.0)  # no export left behind: the arrays can be resized again
+    # Also when a later row raises on the Python path while earlier buffers are held open.
+    with pytest.raises(ckn.CknError):
+        similarity.cosine_scores(q, [rows[0], rows[1], [1.0, 2.0]])
+    for a in (q, *rows):
+        a.append(1.0)

@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COMPILED = ("knapsack", "minhash", "_minhash_common", "_dedup", "scanner", "_bm25", "_dense",
-            "_sanitize")
+COMPILED = ("knapsack", "minhash", "_minhash_common", "_dedup", "scanner", "_bm25", "_columns",
+            "_fusion", "_pipeline", "_sanitize")
 SDIST_TESTS = ("tests/test_import.py", "tests/test_pickle.py")
 TEST_REQUIREMENTS = ("pytest>=7", "hypothesis>=6")
 
