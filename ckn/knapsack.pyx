@@ -4,7 +4,7 @@ Python surface: :func:`solve` and :class:`KnapsackResult`. C surface (``cimport 
 ``knapsack_workspace_size`` and ``knapsack_solve``, documented in ``knapsack.pxd`` and
 ``docs/c-api.md``.
 
-Method (details and the exactness argument in docs/knapsack.md). Items that fit the budget are
+Method (overview in docs/algorithms.md). Items that fit the budget are
 kept in input order; when they all fit at once they are taken without any table. Reduction:
 zero-weight items are taken and positive-weight, zero-value items dropped; the rest are sorted
 by efficiency v/w, the Dantzig (LP) bound and a lower bound (greedy, then exact DPs over a

@@ -1,5 +1,5 @@
 /* Exact 0/1 knapsack methods whose memory does not grow with the budget, and the exact wide
- * arithmetic they share with the reduction (included by knapsack.pyx; see docs/knapsack.md).
+ * arithmetic they share with the reduction (included by knapsack.pyx; see docs/algorithms.md).
  *
  * - ckn_kp_value_select: dynamic programme over values, H_k(s) = least weight of a subset of
  *   items k..m-1 worth at least s, O(m * S) time for S = the items' value sum, one row of

@@ -8,7 +8,7 @@
 # call; nothing is retained after it returns. Fallible functions return an `int` status from
 # ckn/typedefs.pxd (CKN_OK = 0, negative = error) or a negative count; the rest are infallible
 # under their documented preconditions (breaking one is undefined behaviour, not an error).
-# Changing any declaration here breaks binary compatibility: see docs/minhash.md.
+# Changing any declaration here breaks binary compatibility: see docs/c-api.md.
 from libc.stdint cimport uint8_t
 from ckn.typedefs cimport hash_t, slot_t, index_t
 

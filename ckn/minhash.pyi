@@ -1,4 +1,4 @@
-"""Type stubs for the compiled ckn.minhash (spec §7 MinHash). See docs/minhash.md."""
+"""Type stubs for the compiled ckn.minhash (spec §7 MinHash). See docs/algorithms.md."""
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -9,7 +9,7 @@ from typing_extensions import Buffer
 PRIME: int  # p = 2**31 - 1
 SEED: int  # 0x5EED
 SIMD: str  # "avx512", "avx2" or "portable": the widest signature kernel chosen at import
-SIGNATURE_KERNEL: str  # "avx512-fixed", "avx512-fold", "avx2" or "portable" (see docs/minhash.md)
+SIGNATURE_KERNEL: str  # "avx512-fixed", "avx512-fold", "avx2" or "portable" (see docs/algorithms.md)
 
 _Ints = Buffer | Iterable[int]
 

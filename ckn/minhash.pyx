@@ -9,7 +9,7 @@ The C kernels are declared in ``ckn/minhash.pxd`` (``noexcept nogil``, caller-ow
 the ``def`` functions here validate, allocate Python-owned buffers, release the GIL and map
 status codes to :mod:`ckn.errors`. The dedup pass's fast paths and :func:`dedup` are in
 ``ckn/_dedup.pyx`` (re-exported here), the argument checks and the SIMD choice in
-``ckn/_minhash_common.pyx``, the SIMD kernels in ``ckn/minhash_simd.h``. See docs/minhash.md.
+``ckn/_minhash_common.pyx``, the SIMD kernels in ``ckn/minhash_simd.h``. See docs/algorithms.md.
 """
 
 cimport cython

@@ -115,7 +115,7 @@ def test_kernel_single_fold_bound_edges(kernel, width):
 
 
 # a with 4a = -1 (mod p): floor(a * 2**64 / p) drops the largest fraction (p - 1) / p, which
-# the AVX-512 kernel's fixed-point bound must absorb (docs/minhash.md); likewise for b.
+# the AVX-512 kernel's fixed-point bound must absorb (ckn/minhash_simd.h); likewise for b.
 FRACTION_EDGE = (3 * P - 1) // 4
 
 

@@ -350,7 +350,7 @@ def bm25_reference(documents: Sequence[Sequence[str]], query: Sequence[str], *,
     return out
 
 
-# The hand-computed case of docs/verify.md: lengths 4, 8, 2, 6 (avgdl = 5), query of 3 terms.
+# The hand-computed case of verify/README.md: lengths 4, 8, 2, 6 (avgdl = 5), query of 3 terms.
 HAND_CORPUS = (
     "Cat sat on mat",
     "the dog saw the cat and the dog",
@@ -361,7 +361,7 @@ HAND_QUERY = "cat dog mat"
 
 
 def hand_bm25_expected() -> list[float]:
-    """docs/verify.md's step-by-step result, k1 = 1.5, b = 0.75, as closed forms.
+    """verify/README.md's step-by-step result, k1 = 1.5, b = 0.75, as closed forms.
 
     idf(cat) = ln(10/7) (n=3), idf(dog) = ln 2 (n=2), idf(mat) = ln(10/3) (n=1);
     K(d) = 1.5·(0.25 + 0.75·|d|/5) = 1.275, 2.175, 0.825, 1.725 for |d| = 4, 8, 2, 6;
@@ -376,7 +376,7 @@ def hand_bm25_expected() -> list[float]:
     ]
 
 
-# The same four numbers as decimals, as printed in docs/verify.md.
+# The same four numbers as decimals, as printed in verify/README.md.
 HAND_DECIMALS = (1.7149975255655698, 1.1109627964543092, 0.9495166856985552, 0.32722471920984625)
 
 

@@ -1,4 +1,4 @@
-"""BM25 (spec §5) against the hand computation of docs/verify.md and against bm25s."""
+"""BM25 (spec §5) against the hand computation of verify/README.md and against bm25s."""
 
 import math
 
