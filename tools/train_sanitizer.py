@@ -30,10 +30,10 @@ The model is logistic regression over the features of ``tools/sanitizer_referenc
 source-balanced sample weights (each source's attack lines, and each source's benign lines, weigh
 in proportion to the square root of their number; the lines written for ckn count as one source
 per language), so neither a large source nor a language decides the boundary. The weights are the
-mean of BAGS fits, each leaving out a different quarter of the sources, which favours features
-that hold across sources over those one source alone supports. The threshold is the smallest
-score at which every benign source of the training data (sources under 300 lines pooled) has at
-most FP_TARGET of its lines at or above it.
+mean of BAGS fits, each without about a quarter of the sources (drawn by hash), which favours
+features that hold across sources over those one source alone supports. The threshold is the
+smallest score at which every benign source of the training data (sources under 300 lines
+pooled) has at most FP_TARGET of its lines at or above it.
 """
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ SCALE = 1024                      # weights are stored as round(w * SCALE)
 L2 = 1.0                          # ridge strength (the sample weights sum to the number of lines)
 L2_WORDS = 8.0                    # on hashed words and word pairs: many, and bound to a language
 BENIGN_SHARE = 0.75               # benign lines weigh 3:1 against attacks
-BAGS = 4                          # fits averaged, each without a quarter of the sources
+BAGS = 4                          # fits averaged, each without about a quarter of the sources
 FP_TARGET = 0.0025                # training false-positive rate allowed on every benign source
 SMALL_SOURCE = 300                # benign sources under this many lines are pooled for the threshold
 STDLIB_LINES = 4000               # standard-library docstring lines used as benign documentation
