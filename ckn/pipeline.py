@@ -317,8 +317,8 @@ class Packer:
                  shingle_size=_UNSET, minhash_permutations=_UNSET, near_dup_threshold=_UNSET,
                  dedup_exact=_UNSET, sanitize=_UNSET, dedup=_UNSET, redundancy_lambda=_UNSET,
                  utility_scale=_UNSET, relevance_k=_UNSET, relevance_power=_UNSET,
-                    top_k=_UNSET, budget_scope=_UNSET, fence=_UNSET, preamble=_UNSET,
-                    max_memory=_UNSET, token_budget=_UNSET) -> SanitizeResult:
+                 top_k=_UNSET, budget_scope=_UNSET, fence=_UNSET, preamble=_UNSET,
+                 max_memory=_UNSET, token_budget=_UNSET) -> SanitizeResult:
         """Rank, then redact and dedup (spec §6, §7)."""
         cols = self._pool(pool, _given(locals()), _SANITIZE)
         return SanitizeResult(_run(cols, self._hasher, None, _SANITIZE, self._detector),
