@@ -28,9 +28,44 @@ def _cjk_run() -> re.Pattern:
         "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]+")
 
 
+# NFKC maps each fullwidth ASCII form U+FF01..U+FF5E to the ASCII character 0xFEE0 below it.
+_FULLWIDTH = re.compile("[\uff01-\uff5e]")
+# Characters NFKC can cut a text before: each is a starter (combining class 0) and is no second
+# character of any composition, nor does it decompose to one, so no composition, reordering or
+# decomposition reaches across it (tests/test_terms.py checks this against unicodedata).
+_CUT = re.compile("[\x00-\x7f\u3000-\u3029\u3041-\u3096\u30a1-\u30fa\u3400-\u4dbf"
+                  "\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff5e]")
+_PIECE = 32                      # characters per piece, at least
+
+
+def _fullwidth_ascii(match: re.Match) -> str:
+    return chr(ord(match.group()) - 0xFEE0)
+
+
+def _nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``, in O(len(text)): CPython's composition step is
+    superlinear on long texts and slow on high code points, so fullwidth ASCII forms (CJK
+    punctuation) are mapped first, and what is still not NFKC is normalised in pieces of at
+    least _PIECE characters cut before a :data:`_CUT` character."""
+    if unicodedata.is_normalized("NFKC", text):
+        return text
+    text = _FULLWIDTH.sub(_fullwidth_ascii, text)
+    if unicodedata.is_normalized("NFKC", text):
+        return text
+    parts = []
+    start, n = 0, len(text)
+    while True:
+        cut = _CUT.search(text, start + _PIECE) if start + _PIECE < n else None
+        if cut is None:
+            parts.append(unicodedata.normalize("NFKC", text[start:]))
+            return "".join(parts)
+        parts.append(unicodedata.normalize("NFKC", text[start : cut.start()]))
+        start = cut.start()
+
+
 def normalize(text: str) -> str:
     """NFKC, invisible format characters removed, casefolded (spec §4)."""
-    t = unicodedata.normalize("NFKC", text)
+    t = text if text.isascii() else _nfkc(text)
     # str.translate with a dict costs ~100 ns per non-ASCII character: run it only when needed.
     if any(ch in t for ch in _INVISIBLE_CHARS):
         t = t.translate(_INVISIBLE)

@@ -1,5 +1,9 @@
 """ckn.terms.terms (spec §4): NFKC, invisible characters, casefold, \\w+, CJK bigrams."""
 
+import importlib
+import sys
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -48,6 +52,47 @@ def test_terms(text, expected):
 
 def test_normalize():
     assert normalize("ＡＢ\u200bＣ Straße") == "abc strasse"
+
+
+def _reference(text: str) -> str:
+    t = unicodedata.normalize("NFKC", text)
+    return t.translate(dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))).casefold()
+
+
+# Long texts mixing the characters normalize cuts before (ASCII, CJK, kana, Hangul syllables,
+# fullwidth forms) with everything that composes, reorders or decomposes across characters:
+# combining marks, kana voicing marks, Hangul jamo, Indic nuktas and vowel signs, halfwidth forms.
+_MIXED = st.text(st.sampled_from(
+    "aeouAEOn .,東京かがカガ한국가각\u3099\u309a\uff76\uff9e\uff9f\u1100\u1161\u11a8\u0915\u093c\u095c"
+    "\u09c7\u09be\u0b47\u0b3e\u0301\u0308\u0323\u0345\u05b0\u0591ＡＢ，（）：\u00c5\u212b\u1e0b\u0307"
+    "\u2126\ufb01\u00b2\u200bß"), min_size=30, max_size=400)
+
+
+@given(_MIXED)
+def test_normalize_matches_unicodedata_on_long_mixed_text(text):
+    assert normalize(text) == _reference(text)
+
+
+@given(st.text(min_size=30, max_size=300))
+def test_normalize_matches_unicodedata(text):
+    assert normalize(text) == _reference(text)
+
+
+def test_normalize_cuts_only_where_nfkc_does_not_reach_across():
+    """Every character normalize may cut a text before is a starter, and neither it nor the first
+    character of its decomposition is the second character of any canonical composition."""
+    seconds = set()
+    for cp in range(sys.maxunicode + 1):
+        d = unicodedata.decomposition(chr(cp))
+        if d and not d.startswith("<") and len(d.split()) == 2:
+            seconds.add(chr(int(d.split()[1], 16)))
+    cut = importlib.import_module("ckn.terms")._CUT   # (the package exports the function terms)
+    for cp in range(0x10000):
+        ch = chr(cp)
+        if cut.match(ch):
+            first = unicodedata.normalize("NFKD", ch)[0]
+            assert unicodedata.combining(ch) == 0 and unicodedata.combining(first) == 0, hex(cp)
+            assert ch not in seconds and first not in seconds, hex(cp)
 
 
 @given(st.text(max_size=100))
