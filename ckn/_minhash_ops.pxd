@@ -32,33 +32,95 @@ cdef inline void _sift_down(slot_t* xs, Py_ssize_t root, Py_ssize_t end) noexcep
         root = child
 
 
+cdef inline void _insertion_sort(slot_t* xs, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, j
+    cdef slot_t v
+    for i in range(1, n):
+        v = xs[i]
+        j = i
+        while j > 0 and xs[j - 1] > v:
+            xs[j] = xs[j - 1]
+            j -= 1
+        xs[j] = v
+
+
+cdef inline void _heap_sort(slot_t* xs, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i = n // 2
+    cdef slot_t tmp
+    while i > 0:
+        i -= 1
+        _sift_down(xs, i, n)
+    i = n
+    while i > 1:
+        i -= 1
+        tmp = xs[0]
+        xs[0] = xs[i]
+        xs[i] = tmp
+        _sift_down(xs, 0, i)
+
+
+cdef inline void _intro_sort(slot_t* xs, Py_ssize_t n, int depth) noexcept nogil:
+    # Quicksort (median of three, Hoare partition; recursion on the smaller side, so O(log n)
+    # stack), insertion sort below 24 values, heapsort past ``depth`` levels: O(n log n) always.
+    cdef Py_ssize_t i, j
+    cdef slot_t pivot, tmp
+    while n > 24:
+        if depth == 0:
+            _heap_sort(xs, n)
+            return
+        depth -= 1
+        # xs[0] <= xs[n // 2] <= xs[n - 1]: the ends stop both scans, and both sides are shorter
+        # than n
+        if xs[n // 2] < xs[0]:
+            tmp = xs[0]
+            xs[0] = xs[n // 2]
+            xs[n // 2] = tmp
+        if xs[n - 1] < xs[n // 2]:
+            tmp = xs[n - 1]
+            xs[n - 1] = xs[n // 2]
+            xs[n // 2] = tmp
+            if xs[n // 2] < xs[0]:
+                tmp = xs[0]
+                xs[0] = xs[n // 2]
+                xs[n // 2] = tmp
+        pivot = xs[n // 2]
+        i = 0
+        j = n - 1
+        while True:
+            i += 1
+            while xs[i] < pivot:
+                i += 1
+            j -= 1
+            while xs[j] > pivot:
+                j -= 1
+            if i >= j:
+                break
+            tmp = xs[i]
+            xs[i] = xs[j]
+            xs[j] = tmp
+        # xs[0..j] <= pivot <= xs[j+1..n)
+        if j + 1 < n - j - 1:
+            _intro_sort(xs, j + 1, depth)
+            xs += j + 1
+            n -= j + 1
+        else:
+            _intro_sort(xs + j + 1, n - j - 1, depth)
+            n = j + 1
+    _insertion_sort(xs, n)
+
+
 # Sorts xs[0..n) ascending in place and removes duplicates (minhash_sort_unique).
 cdef inline Py_ssize_t _sort_unique(slot_t* xs, Py_ssize_t n) noexcept nogil:
-    # Insertion sort for short runs, heapsort otherwise: in place, no allocation, O(n log n).
-    cdef Py_ssize_t i, j, k
-    cdef slot_t v, tmp
+    # Introsort: in place, no allocation, O(n log n).
+    cdef Py_ssize_t i, k
+    cdef int depth = 0
     if n <= 0:
         return 0
-    if n <= 32:
-        for i in range(1, n):
-            v = xs[i]
-            j = i
-            while j > 0 and xs[j - 1] > v:
-                xs[j] = xs[j - 1]
-                j -= 1
-            xs[j] = v
-    else:
-        i = n // 2
-        while i > 0:
-            i -= 1
-            _sift_down(xs, i, n)
-        i = n
-        while i > 1:
-            i -= 1
-            tmp = xs[0]
-            xs[0] = xs[i]
-            xs[i] = tmp
-            _sift_down(xs, 0, i)
+    i = n
+    while i > 0:
+        depth += 2
+        i >>= 1
+    _intro_sort(xs, n, depth)
     k = 1
     for i in range(1, n):
         if xs[i] != xs[k - 1]:

@@ -204,6 +204,15 @@ def test_shingle_values_at_the_edges_of_the_mod_p_reduction():
         assert got == want
 
 
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=3000), st.integers(1, 3))
+def test_shingle_hashes_of_long_repetitive_texts_match_reference(ids, size):
+    # thousands of shingles with many repeats: every branch of the sort (pivots equal to many
+    # values, runs already in order) against Python's sorted(set(...))
+    hashes = array.array("Q", (ids[i] * 0x9E3779B97F4A7C15 % 2**64 for i in range(len(ids))))
+    got = list(shingle_hashes(hashes, size))
+    assert got == sorted(shingle_hash_set_reference(list(hashes), size))
+
+
 @given(st.lists(st.integers(0, 2**64 - 1), max_size=300), st.integers(1, 4))
 def test_shingle_hashes_sorted_distinct(hashes, size):
     got = list(shingle_hashes(array.array("Q", hashes), size))
