@@ -94,6 +94,7 @@ cdef struct scratch_t:
     uint32_t* raw                  # folded code points of the segment (a text that is not ASCII)
     uint32_t* chars                # its word characters, concatenated
     int32_t* starts                # positions in chars of its word starts
+    uint32_t* hashes               # FNV-1a-32 of each word's characters
     uint8_t* flags
     uint8_t* chain
     uint8_t* stamp                 # stamp[f] == line_id: feature f was counted on this line
@@ -230,6 +231,10 @@ cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
     if p == NULL:
         return False
     s.starts = <int32_t*>p
+    p = realloc(s.hashes, 4 * (cap + 8))
+    if p == NULL:
+        return False
+    s.hashes = <uint32_t*>p
     p = realloc(s.flags, cap + 8)
     if p == NULL:
         return False
@@ -317,14 +322,16 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                        Py_ssize_t* entry) noexcept nogil:
     """Reference ``fold_points`` (leet) + ``stream`` over the folded ``src[:n]``: its word
     characters into ``s.chars`` with their flags, the shape counts into ``sh``; and, where no
-    entry is in ``entry`` yet, the first "anywhere" structural entry. The number of characters."""
+    entry is in ``entry`` yet, the first "anywhere" structural entry; the FNV-1a-32 of each word
+    into ``s.hashes``. The number of characters."""
     cdef Py_ssize_t i = 0, nc = 0
-    cdef uint32_t c, c2, last_nonspace = 0
+    cdef uint32_t c, c2, last_nonspace = 0, h = 0
     cdef uint16_t f, f2
     cdef uint8_t fl
     cdef bint prev_word = False, prev_wide = False, sep_sent = True, inq = False, initial_done = False
     # (local copies: the byte stores below may alias the model's fields, so these stay in registers)
     cdef uint32_t* chars = s.chars
+    cdef uint32_t* hashes = s.hashes
     cdef uint8_t* flags = s.flags
     cdef const uint16_t* classes = m.cls
     cdef const uint8_t* ascii_fold = m.ascii_fold
@@ -356,6 +363,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                 s.starts[n_words] = <int32_t>nc
                 n_words += 1
                 sep_sent = False
+                h = 2166136261u
             else:
                 fl = 0
             if inq:
@@ -363,6 +371,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
             chars[nc] = c
             flags[nc] = fl
             nc += 1
+            h = (h ^ c) * 16777619u
             prev_word = True
             prev_wide = (f & C_WIDE) != 0
             last_nonspace = c
@@ -381,8 +390,10 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                     chars[nc] = c2
                     flags[nc] = fl
                     nc += 1
+                    h = (h ^ c2) * 16777619u
                     i += 1
                     last_nonspace = c2
+            hashes[n_words - 1] = h
             i += 1
             continue
         else:
@@ -560,11 +571,11 @@ cdef inline int32_t add(uint8_t* stamp, const int32_t* weights, uint8_t line_id,
     return weights[f] & -new
 
 
-cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32_t* hc,
+cdef int64_t features(const model_t* m, scratch_t* s, const int32_t* hc,
                       const uint8_t* hf, const int32_t* hw, Py_ssize_t nh, const shape_t* sh) noexcept nogil:
     """Reference ``features`` of a segment with at least MIN_HITS concept hits: the sum of the
     weights of its distinct active features (the concept blocks, pairs, ordered neighbours,
-    shape buckets, hashed words and word pairs of ``s.chars[:nc]``)."""
+    shape buckets, and the words of ``s.hashes``, alone and in pairs)."""
     cdef int32_t used[MAX_HITS]
     cdef int32_t used_word[MAX_HITS]
     cdef int32_t gap
@@ -574,8 +585,7 @@ cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32
     cdef int64_t total = 0
     cdef uint8_t* stamp = s.stamp
     cdef const int32_t* weights = m.weights
-    cdef const uint32_t* chars = s.chars
-    cdef const uint8_t* flags = s.flags
+    cdef const uint32_t* hashes = s.hashes
     cdef uint8_t line_id
     if s.line_id == 255:  # (byte stamps: 37 KB for the default model)
         memset(stamp, 0, m.n_weights)
@@ -621,18 +631,11 @@ cdef int64_t features(const model_t* m, scratch_t* s, Py_ssize_t nc, const int32
     if chained >= 2:
         total += add(stamp, weights, line_id, base + 17)
     base += N_SHAPE
-    i = 0
-    while i < nc:  # word by word (each ends just before the next starts): the hashes run in parallel
-        hsh = 2166136261u
-        while True:
-            hsh = (hsh ^ chars[i]) * 16777619u
-            if flags[i] & 2 or i + 1 == nc:
-                break
-            i += 1
+    for i in range(sh.n_words):
+        hsh = hashes[i]
         total += add(stamp, weights, line_id, base + <int32_t>(hsh >> (32 - WORD_BITS)))
         total += add(stamp, weights, line_id, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
         prev = hsh
-        i += 1
     return total
 
 
@@ -653,7 +656,7 @@ cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, 
     nh = concept_hits(m, s, nc, sh.n_words, hc, hf, hw)
     if nh < MIN_HITS:
         return False
-    score[0] = features(m, s, nc, hc, hf, hw, nh, &sh)
+    score[0] = features(m, s, hc, hf, hw, nh, &sh)
     return True
 
 
@@ -909,6 +912,7 @@ cdef class SanitizePass:
         free(self.st.scratch.raw)
         free(self.st.scratch.chars)
         free(self.st.scratch.starts)
+        free(self.st.scratch.hashes)
         free(self.st.scratch.flags)
         free(self.st.scratch.chain)
         free(self.st.scratch.stamp)
