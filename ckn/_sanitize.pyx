@@ -32,7 +32,8 @@ cdef enum:
     WORD_BITS = 15
     MAX_FOLD = 31                  # longest run one code point folds to (checked on load)
     PAGES = 0x1100                 # fold table pages of 256 code points
-    N_CLASS = 0x10000              # code points below this have their class in a table
+    N_CLASS = 0x10000              # code points below this have their class and fold in tables
+    NO_ONE = 0x7FFFFFFF            # fold_one: the code point folds to none or to several
     # character classes (of the folded code point)
     C_WORD = 1
     C_WIDE = 2                     # its own word (CJK, kana, Hangul, Thai, …)
@@ -75,6 +76,7 @@ cdef struct model_t:
     const int32_t* fold_page       # code point >> 8 -> block, or -1 (no code point of it folds)
     const int32_t* fold_block      # block * 256 + (c & 255) -> pool offset << 5 | length, or -1
     const uint32_t* fold_pool
+    const uint32_t* fold_one       # c < N_CLASS: the one code point c folds to, or NO_ONE
     const uint16_t* cls            # class of each code point below N_CLASS
     uint8_t ascii_fold[128]
     uint16_t ascii_cls[128]        # class of the folded ASCII code point
@@ -258,8 +260,8 @@ cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, const unit_t* data,
     raw = s.raw
     for i in range(a, b):
         c = data[i]
-        if c < 0x80:
-            raw[nr] = m.ascii_fold[c]
+        if c < N_CLASS and m.fold_one[c] != NO_ONE:
+            raw[nr] = m.fold_one[c]
             nr += 1
             continue
         if nr + MAX_FOLD + (b - i) > s.cap:  # (room for this fold and one code point per later one)
@@ -784,7 +786,9 @@ cdef class Model:
         cdef int32_t[::1] page
         cdef int32_t[::1] block
         cdef uint16_t[::1] classes
+        cdef uint32_t[::1] one
         cdef int32_t[::1] tri
+        cdef int32_t v
         cdef Py_ssize_t j, e, n_blocks = 1, c0, c1, c2
         cdef int32_t n1, n2, n3
         cdef uint32_t c
@@ -810,6 +814,11 @@ cdef class Model:
                 for c2 in range(26):
                     n3 = dn[26 * (n2 >> 8) + c2] if n2 >= 0 else -1
                     tri[(26 * c0 + c1) * 26 + c2] = n3 >> 8 if n3 >= 0 else -1
+        fold_one = array("I", [0]) * N_CLASS
+        one = fold_one
+        for c in range(N_CLASS):
+            v = block[(page[c >> 8] << 8) | (c & 0xFF)] if page[c >> 8] >= 0 else -1
+            one[c] = c if v < 0 else pool[v >> 5] if v & 31 == 1 else NO_ONE
         class_table = array("H", [0]) * N_CLASS
         classes = class_table
         for c in range(N_CLASS):
@@ -818,7 +827,8 @@ cdef class Model:
             if sa[e] and sp[so[e]] < 0x80:
                 classes[sp[so[e]]] |= C_ANY
         self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
-                        fold_block, fold_pool, class_table, tri_table, in_stem, first_of_stem, single)
+                        fold_block, fold_pool, fold_one, class_table, tri_table, in_stem, first_of_stem,
+                        single)
         self.m.k = k
         self.m.weights = &w[0]
         self.m.n_weights = w.shape[0]
@@ -838,6 +848,7 @@ cdef class Model:
         self.m.fold_page = &page[0]
         self.m.fold_block = &block[0]
         self.m.fold_pool = &pool[0]
+        self.m.fold_one = &one[0]
         self.m.cls = &classes[0]
         for c in range(128):
             self.m.ascii_fold[c] = pool[block[c] >> 5] if block[c] >= 0 else c
