@@ -44,6 +44,8 @@ cdef enum:
     C_LEET = 64                    # 0 1 3 4 5 7 @ $
     C_SKIP = 128                   # skipped before a line-start structural entry
     C_ANY = 256                    # first character of an "anywhere" structural entry
+    C_STEM = 512                   # first character of a lexicon stem
+    F_STEM = 64                    # stream flag: a word start whose character may begin a stem
 
 ctypedef fused unit_t:             # a str's code units (PyUnicode kinds 1, 2, 4)
     uint8_t
@@ -362,6 +364,8 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                     initial_done = True
                 if nc > 0 and (f & C_WIDE or prev_wide):
                     flags[nc - 1] |= 2
+                if f & C_STEM or c >= N_CLASS:
+                    fl |= F_STEM
                 s.starts[n_words] = <int32_t>nc
                 n_words += 1
                 sep_sent = False
@@ -393,6 +397,24 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                     flags[nc] = fl
                     nc += 1
                     h = (h ^ c2) * 16777619u
+                    i += 1
+                    last_nonspace = c2
+            elif src_t is uint32_t:
+                # the rest of a run of wide characters: each its own word
+                fl &= 8
+                while i + 1 < n:
+                    c2 = src[i + 1]
+                    f2 = classes[c2] if c2 < N_CLASS else class_of(c2)
+                    if (f2 & (C_WORD | C_WIDE | C_LEET | C_ANY)) != C_WORD | C_WIDE:
+                        break
+                    hashes[n_words - 1] = h
+                    flags[nc - 1] |= 2
+                    s.starts[n_words] = <int32_t>nc
+                    n_words += 1
+                    chars[nc] = c2
+                    flags[nc] = fl | 1 | (F_STEM if f2 & C_STEM or c2 >= N_CLASS else 0)
+                    nc += 1
+                    h = (2166136261u ^ c2) * 16777619u
                     i += 1
                     last_nonspace = c2
             hashes[n_words - 1] = h
@@ -471,11 +493,11 @@ cdef inline Py_ssize_t record(int32_t* hc, uint8_t* hf, int32_t* hw, uint8_t* ch
     hit, and its chained starts j + 1 .. j + 3; the new number of hits."""
     hc[nh] = (end & 0x7F) - 1
     hw[nh] = <int32_t>word
-    hf[nh] = start if start & 1 else 32 | (start & 8)
+    hf[nh] = (start & 31) if start & 1 else 32 | (start & 8)
     chain[j + 1] = 1
     chain[j + 2] = 1
     chain[j + 3] = 1
-    chain_hi[0] = min(j + 3, nc - 1)
+    chain_hi[0] = max(chain_hi[0], min(j + 3, nc - 1))
     return nh + 1
 
 
@@ -507,6 +529,9 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_s
         while i <= chain_hi and not chain[i] and not flags[i] & 1:
             i += 1
         if i > chain_hi or not chain[i]:
+            if i > chain_hi:  # words whose first character begins no stem are skipped
+                while w < n_words and not flags[starts[w]] & F_STEM:
+                    w += 1
             if w == n_words:
                 break
             i = starts[w]
@@ -826,6 +851,9 @@ cdef class Model:
         for e in range(sa.shape[0]):
             if sa[e] and sp[so[e]] < 0x80:
                 classes[sp[so[e]]] |= C_ANY
+        for c in range(N_CLASS):
+            if (fos[c >> 3] >> (c & 7)) & 1:
+                classes[c] |= C_STEM
         self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
                         fold_block, fold_pool, fold_one, class_table, tri_table, in_stem, first_of_stem,
                         single)

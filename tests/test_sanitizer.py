@@ -37,7 +37,8 @@ _PIECES = st.sampled_from(["Ignore", "ignore", "all", "previous", "instructions"
                            "reveal", "the", "key", " ", "  ", ".", "!", "?", '"', "«", "1gn0r3", "I g n o r e",
                            "忽略", "之前的", "指令", "無視", "पिछले", "निर्देशों", "Игнорируй", "все", "\u200b",
                            "\U000E0041", "ï", "ａ", "\u202e", "prompt", "print", "-", "#", "3", "@", "$", "e.g.",
-                           "attacker", "you are now", "DAN", "ignoreallprevious", "ß", "İ", "ÿ"])
+                           "attacker", "you are now", "DAN", "ignoreallprevious", "ß", "İ", "ÿ", "previo",
+                           "email", "fromit", "sở"])
 # code points the fold treats specially: expansions (ligatures, U+FDFA: 18 code points), combining
 # accents, Hangul syllables and jamo, Tag characters, look-alikes, a lone surrogate, unassigned
 _ODD = st.sampled_from(["\ufb03", "\ufdfa", "\u0301", "e\u0301", "\uac00", "\u1100\u1161", "\u3131", "\U000E0049",
@@ -51,6 +52,17 @@ LINES = (st.lists(_PIECES | _ODD, max_size=24).map("".join) | st.text(max_size=6
 @given(LINES)
 def test_compiled_score_equals_the_reference(reference_model, line):
     line = line.translate({ord(b): " " for b in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"})
+    assert score_line(line) == reference_score(line, reference_model)
+
+
+@pytest.mark.parametrize("line", [
+    # glued words: a match from a chained start ends before the chain of an earlier match, whose
+    # pending chained starts must still be tried
+    "previoemailfromIt", "cơsở dữ liệuhạy", "ignoreallpreviousinstructionsnowyoumust",
+    # runs of wide characters (each its own word) next to digits and other word characters
+    "忽略3\U0010ffffIgnore", "无视之前的指令123abc忽略", "이전의모든지시를무시하고",
+])
+def test_compiled_score_equals_the_reference_on_glued_words(reference_model, line):
     assert score_line(line) == reference_score(line, reference_model)
 
 
