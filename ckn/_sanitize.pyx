@@ -11,7 +11,7 @@ O(total length); per segment linear in its length (at most 64 concept hits, pair
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from ckn._passes cimport ckn_pass, pass_capsule, run_pass
 from ckn.typedefs cimport CKN_ENOMEM, CKN_OK
@@ -78,7 +78,8 @@ cdef struct model_t:
     const int32_t* fold_page       # code point >> 8 -> block, or -1 (no code point of it folds)
     const int32_t* fold_block      # block * 256 + (c & 255) -> pool offset << 5 | length, or -1
     const uint32_t* fold_pool
-    const uint32_t* fold_one       # c < N_CLASS: the one code point c folds to, or NO_ONE
+    const uint32_t* fold_one       # c < N_CLASS: the one code point c folds to, or NO_ONE (also
+                                   # for line boundaries)
     const uint16_t* cls            # class of each code point below N_CLASS
     uint8_t ascii_fold[128]
     uint16_t ascii_cls[128]        # class of the folded ASCII code point
@@ -252,28 +253,36 @@ cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
 
 
 cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, const unit_t* data, Py_ssize_t a,
-                             Py_ssize_t b) noexcept nogil:
-    """data[a:b] folded into ``s.raw``; the number of code points, or -1 when out of memory."""
-    cdef Py_ssize_t i, nr = 0
+                             Py_ssize_t b, Py_ssize_t* end) noexcept nogil:
+    """data[a:b] up to its first line boundary (whose position goes into ``end``; b: none) folded
+    into ``s.raw``; the number of code points, or -1 when out of memory."""
+    cdef Py_ssize_t i, nr = 0, room
     cdef uint32_t c
     cdef uint32_t* raw
-    if not reserve(s, b - a + MAX_FOLD):
+    cdef const uint32_t* one = m.fold_one
+    if not reserve(s, min(b - a, 4096) + MAX_FOLD):
         return -1
     raw = s.raw
+    room = s.cap - MAX_FOLD  # (room for one more fold)
     for i in range(a, b):
-        c = data[i]
-        if c < N_CLASS and m.fold_one[c] != NO_ONE:
-            raw[nr] = m.fold_one[c]
-            nr += 1
-            continue
-        if nr + MAX_FOLD + (b - i) > s.cap:  # (room for this fold and one code point per later one)
-            if not reserve(s, nr + MAX_FOLD + (b - i)):
+        if nr >= room:
+            if not reserve(s, 2 * s.cap):
                 return -1
             raw = s.raw
+            room = s.cap - MAX_FOLD
+        c = data[i]
+        if c < N_CLASS and one[c] != NO_ONE:  # (never a boundary)
+            raw[nr] = one[c]
+            nr += 1
+            continue
+        if boundary(c):
+            end[0] = i
+            return nr
         if unit_t is uint32_t:
             if 0xE0000 <= c <= 0xE007F:
                 s.saw_tag = True
         nr += fold_cp(m, c, raw + nr)
+    end[0] = b
     return nr
 
 
@@ -720,11 +729,21 @@ cdef bint append(pass_state* st, int64_t t, int64_t seg, int64_t sc, int64_t e) 
     return True
 
 
-cdef Py_ssize_t next_boundary(const unit_t* d, Py_ssize_t i, Py_ssize_t b) noexcept nogil:
-    """Position of the first line boundary in d[i:b], or b."""
-    while i < b and not boundary(d[i]):
+cdef Py_ssize_t next_boundary(const uint8_t* d, Py_ssize_t i, Py_ssize_t b) noexcept nogil:
+    """Position of the first line boundary in the ASCII d[i:b], or b. Eight bytes at a time: every
+    boundary is below 0x1F, and eight ASCII bytes hold none below it when (x - 0x1F…) & ~x has no
+    high bit set."""
+    cdef uint64_t x
+    while i < b:
+        if i + 8 <= b:
+            memcpy(&x, d + i, 8)
+            if ((x - 0x1F1F1F1F1F1F1F1FULL) & ~x & 0x8080808080808080ULL) == 0:
+                i += 8
+                continue
+        if boundary(d[i]):
+            return i
         i += 1
-    return i
+    return b
 
 
 cdef int run_state(void* p) noexcept nogil:
@@ -743,24 +762,19 @@ cdef int run_state(void* p) noexcept nogil:
         seg_start = 0
         seg_no = 0
         while True:
-            if kind == 1:
-                i = next_boundary(<const uint8_t*>d, seg_start, b)
-            elif kind == 2:
-                i = next_boundary(<const uint16_t*>d, seg_start, b)
-            else:
-                i = next_boundary(<const uint32_t*>d, seg_start, b)
             if st.ascii[t]:
+                i = next_boundary(<const uint8_t*>d, seg_start, b)
                 if not reserve(s, i - seg_start):
                     st.status = CKN_ENOMEM
                     return CKN_ENOMEM
                 scored = judge(&st.model, s, <const uint8_t*>d + seg_start, i - seg_start, &sc, &e)
             else:
                 if kind == 1:
-                    nr = fold_segment(&st.model, s, <const uint8_t*>d, seg_start, i)
+                    nr = fold_segment(&st.model, s, <const uint8_t*>d, seg_start, b, &i)
                 elif kind == 2:
-                    nr = fold_segment(&st.model, s, <const uint16_t*>d, seg_start, i)
+                    nr = fold_segment(&st.model, s, <const uint16_t*>d, seg_start, b, &i)
                 else:
-                    nr = fold_segment(&st.model, s, <const uint32_t*>d, seg_start, i)
+                    nr = fold_segment(&st.model, s, <const uint32_t*>d, seg_start, b, &i)
                 if nr < 0:
                     st.status = CKN_ENOMEM
                     return CKN_ENOMEM
@@ -843,7 +857,7 @@ cdef class Model:
         one = fold_one
         for c in range(N_CLASS):
             v = block[(page[c >> 8] << 8) | (c & 0xFF)] if page[c >> 8] >= 0 else -1
-            one[c] = c if v < 0 else pool[v >> 5] if v & 31 == 1 else NO_ONE
+            one[c] = NO_ONE if boundary(c) else c if v < 0 else pool[v >> 5] if v & 31 == 1 else NO_ONE
         class_table = array("H", [0]) * N_CLASS
         classes = class_table
         for c in range(N_CLASS):
