@@ -216,38 +216,26 @@ cdef inline int fold_cp(const model_t* m, uint32_t c, uint32_t* out) noexcept no
     return v & 31
 
 
+cdef inline bint grow(void** buf, size_t size) noexcept nogil:
+    """``*buf`` reallocated to ``size`` bytes; False (``*buf`` unchanged) when out of memory."""
+    cdef void* p = realloc(buf[0], size)
+    if p == NULL:
+        return False
+    buf[0] = p
+    return True
+
+
 cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
     """Room for ``need`` folded code points in every per-character buffer; False: out of memory."""
     cdef Py_ssize_t cap = s.cap
-    cdef void* p
     if need <= cap:
         return True
     while cap < need:
         cap = 2 * cap + MAX_FOLD
-    p = realloc(s.raw, 4 * (cap + 8))
-    if p == NULL:
+    if not (grow(<void**>&s.raw, 4 * (cap + 8)) and grow(<void**>&s.chars, 4 * (cap + 8))
+            and grow(<void**>&s.starts, 4 * (cap + 8)) and grow(<void**>&s.hashes, 4 * (cap + 8))
+            and grow(<void**>&s.flags, cap + 8) and grow(<void**>&s.chain, cap + 8)):
         return False
-    s.raw = <uint32_t*>p
-    p = realloc(s.chars, 4 * (cap + 8))
-    if p == NULL:
-        return False
-    s.chars = <uint32_t*>p
-    p = realloc(s.starts, 4 * (cap + 8))
-    if p == NULL:
-        return False
-    s.starts = <int32_t*>p
-    p = realloc(s.hashes, 4 * (cap + 8))
-    if p == NULL:
-        return False
-    s.hashes = <uint32_t*>p
-    p = realloc(s.flags, cap + 8)
-    if p == NULL:
-        return False
-    s.flags = <uint8_t*>p
-    p = realloc(s.chain, cap + 8)
-    if p == NULL:
-        return False
-    s.chain = <uint8_t*>p
     s.cap = cap
     return True
 
