@@ -129,6 +129,17 @@ cdef int _sort_fused(_FusedKey* keys, Py_ssize_t n) except -1:
 cdef Py_ssize_t _ABSENT = <Py_ssize_t>((<size_t>-1) >> 1)   # PY_SSIZE_T_MAX: after every rank
 
 
+cdef inline double _rrf(Py_ssize_t rb, Py_ssize_t rd, double k, double w_bm25,
+                        double w_dense) noexcept nogil:
+    """Spec §5's fused score of ranks ``rb`` (BM25) and ``rd`` (dense); an _ABSENT rank adds 0."""
+    cdef double score = 0.0
+    if rb != _ABSENT:
+        score += w_bm25 / (k + <double>rb)
+    if rd != _ABSENT:
+        score += w_dense / (k + <double>rd)
+    return score
+
+
 cdef int _ranks(object scores, Py_ssize_t* ranks) except -1:
     """ranks[i] = 1-based rank of scores[i] (descending, ties by index), _ABSENT for None.
     Returns 1, or 0 when a score is not an exact float/int that is not NaN (Python path)."""
@@ -221,11 +232,7 @@ def fuse(bm25, dense, double k, double w_bm25, double w_dense):
             return None
         rrf = [None] * n
         for i in range(n):
-            score = 0.0
-            if rb[i] != _ABSENT:
-                score += w_bm25 / (k + <double>rb[i])
-            if rd[i] != _ABSENT:
-                score += w_dense / (k + <double>rd[i])
+            score = _rrf(rb[i], rd[i], k, w_bm25, w_dense)
             keys[i].score = score
             keys[i].rb = rb[i]
             keys[i].rd = rd[i]
@@ -278,7 +285,6 @@ def rrf_scores(bm25_ranks, dense_ranks, double k, double w_bm25, double w_dense)
     cdef Py_ssize_t n = PyList_GET_SIZE(bm25_ranks), i
     cdef Py_ssize_t* rb = <Py_ssize_t*>malloc((2 * n if n > 0 else 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* rd = rb + n
-    cdef double score
     if rb == NULL:
         raise MemoryError()
     try:
@@ -291,12 +297,7 @@ def rrf_scores(bm25_ranks, dense_ranks, double k, double w_bm25, double w_dense)
             return None
         out = [None] * n
         for i in range(n):
-            score = 0.0
-            if rb[i] != _ABSENT:
-                score += w_bm25 / (k + <double>rb[i])
-            if rd[i] != _ABSENT:
-                score += w_dense / (k + <double>rd[i])
-            out[i] = score
+            out[i] = _rrf(rb[i], rd[i], k, w_bm25, w_dense)
         return out
     finally:
         free(rb)
