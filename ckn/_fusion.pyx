@@ -276,6 +276,20 @@ cdef int _int_ranks(object ranks, Py_ssize_t n, Py_ssize_t* out) except -1:
     return 1
 
 
+cdef int _rank_pair(object bm25_ranks, object dense_ranks, Py_ssize_t n, Py_ssize_t* rb,
+                    Py_ssize_t* rd) except -1:
+    """:func:`_int_ranks` of both lists into ``rb`` and ``rd`` (``dense_ranks`` ``None``: every
+    dense rank _ABSENT); 0 when either is not such a list."""
+    cdef Py_ssize_t i
+    if not _int_ranks(bm25_ranks, n, rb):
+        return 0
+    if dense_ranks is None:
+        for i in range(n):
+            rd[i] = _ABSENT
+        return 1
+    return _int_ranks(dense_ranks, n, rd)
+
+
 def rrf_scores(bm25_ranks, dense_ranks, double k, double w_bm25, double w_dense):
     """``ckn.fusion.rrf_unchecked`` for lists of exact int ranks in [1, 2**52] / ``None``
     (``dense_ranks`` may be ``None``: no dense list), with ``k`` and the weights exactly
@@ -288,12 +302,7 @@ def rrf_scores(bm25_ranks, dense_ranks, double k, double w_bm25, double w_dense)
     if rb == NULL:
         raise MemoryError()
     try:
-        if not _int_ranks(bm25_ranks, n, rb):
-            return None
-        if dense_ranks is None:
-            for i in range(n):
-                rd[i] = _ABSENT
-        elif not _int_ranks(dense_ranks, n, rd):
+        if not _rank_pair(bm25_ranks, dense_ranks, n, rb, rd):
             return None
         out = [None] * n
         for i in range(n):
@@ -322,12 +331,7 @@ def fused_order(rrf, bm25_ranks, dense_ranks):
             if not PyFloat_CheckExact(e) or PyFloat_AS_DOUBLE(e) != PyFloat_AS_DOUBLE(e):
                 return None
             keys[i].score = PyFloat_AS_DOUBLE(e)
-        if not _int_ranks(bm25_ranks, n, rb):
-            return None
-        if dense_ranks is None:
-            for i in range(n):
-                rd[i] = _ABSENT
-        elif not _int_ranks(dense_ranks, n, rd):
+        if not _rank_pair(bm25_ranks, dense_ranks, n, rb, rd):
             return None
         for i in range(n):
             keys[i].rb = rb[i]
