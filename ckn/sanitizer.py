@@ -88,7 +88,7 @@ STRUCTURAL: tuple[tuple[str, str, str, str], ...] = (
 _BOUNDARY = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _TAGS = re.compile("[\U000E0000-\U000E007F]")
 _MAGIC = b"CKNSANW1"
-_VERSION = 3
+_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,8 @@ def _read_weights(data: bytes) -> tuple:
     ends = {new[node]: end for node, end in ends.items()}
     (nw,) = struct.unpack_from("<I", data, pos)
     weights = array("i", data[pos + 4: pos + 4 + 4 * nw])
-    if len(weights) != nw or nw != 1 + 4 * k + 4 * k * k + 18 + (1 << 15):
+    from ._sanitize import n_weights
+    if len(weights) != nw or nw != n_weights(k):
         raise CknValueError(f"ckn/sanitizer_weights.bin: {len(weights)} weights for {k} concepts")
     pos += 4 + 4 * nw
     (nf,) = struct.unpack_from("<I", data, pos)

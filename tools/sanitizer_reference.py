@@ -31,7 +31,7 @@ MAX_HITS = 64
 PAIR_WINDOW = 6
 N_GAPS = 3                 # word distance of consecutive concepts: same word, 1-2 words, 3 or more
 MAGIC = b"CKNSANW1"
-VERSION = 3
+VERSION = 4
 MAX_FOLD = 31                      # longest run of code points one code point folds to
 
 _LEET = {ord("0"): "o", ord("1"): "i", ord("3"): "e", ord("4"): "a", ord("5"): "s", ord("7"): "t",
@@ -42,7 +42,7 @@ _CODE = frozenset(map(ord, "=(){}[];<>_|\\/#"))
 
 # Shape features (offsets after the concept blocks), then hashed words.
 N_SHAPE = 18
-WORD_BITS = 15
+WORD_BITS = 18
 
 
 def wide(c: int) -> bool:
