@@ -9,7 +9,7 @@ with at least two concepts sums int32 feature weights (:func:`features`).
 O(total length); per segment linear in its length (at most 64 concept hits, pairs within 6).
 """
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -59,7 +59,7 @@ ctypedef fused src_t:
 
 cdef struct model_t:
     int32_t k
-    const int32_t* weights
+    const int16_t* weights
     Py_ssize_t n_weights
     const int32_t* dense           # node * 26 + letter - 'a' -> child << 8 | end_info[child], or -1
     const uint64_t* tkeys          # other edges: open addressing on node * 0x110000 + code point
@@ -595,7 +595,7 @@ cdef inline Py_ssize_t bucket(Py_ssize_t x, Py_ssize_t a, Py_ssize_t b, Py_ssize
     return (x >= a) + (x >= b) + (x >= c) + (x >= d) + (x >= e)
 
 
-cdef inline int32_t add(uint64_t* seen, int32_t* added, Py_ssize_t* n_added, const int32_t* weights,
+cdef inline int32_t add(uint64_t* seen, int32_t* added, Py_ssize_t* n_added, const int16_t* weights,
                         int32_t f) noexcept nogil:
     """The weight of feature ``f`` the first time it is seen on the line (``seen``), else 0."""
     cdef uint64_t bit = 1ULL << (f & 63)
@@ -621,7 +621,7 @@ cdef int64_t features(const model_t* m, scratch_t* s, const int32_t* hc,
     cdef uint64_t* seen = s.seen
     cdef int32_t* added = s.added
     cdef Py_ssize_t n_added = 0
-    cdef const int32_t* weights = m.weights
+    cdef const int16_t* weights = m.weights
     cdef const uint32_t* hashes = s.hashes
     total += add(seen, added, &n_added, weights, 0)
     for i in range(nh):
@@ -816,7 +816,7 @@ cdef class Model:
         cdef const uint32_t[::1] sp = spoints
         cdef const int64_t[::1] so = soffsets
         cdef const uint8_t[::1] sa = sanywhere
-        cdef const int32_t[::1] w = weights
+        cdef const int16_t[::1] w = weights
         cdef const int32_t[::1] dn = dense
         cdef const uint64_t[::1] tk = tkeys
         cdef const int32_t[::1] tv = tvals

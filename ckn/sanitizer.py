@@ -9,7 +9,7 @@ redacted when
 2. the learned scorer reaches its threshold: a multilingual concept lexicon (ignore, previous,
    instructions, reveal, system, you, respond, secret, link, tool, persona, …, and third-person
    cues such as attacker or example) found by a trie over the folded line, concept positions and
-   ordered pairs, a few shape buckets and hashed words; int32 weights from
+   ordered pairs, a few shape buckets and hashed words; int16 weights from
    ``sanitizer_weights.bin``, trained and evaluated leave-one-source-out by
    ``tools/train_sanitizer.py`` (docs/security.md), or
 3. the optional ``detector`` callable says so.
@@ -168,11 +168,11 @@ def _read_weights(data: bytes) -> tuple:
     nodes = [{c: new[child] for c, child in nodes[old].items()} for old in order]
     ends = {new[node]: end for node, end in ends.items()}
     (nw,) = struct.unpack_from("<I", data, pos)
-    weights = array("i", data[pos + 4: pos + 4 + 4 * nw])
+    weights = array("h", data[pos + 4: pos + 4 + 2 * nw])
     from ._sanitize import n_weights
     if len(weights) != nw or nw != n_weights(k):
         raise CknValueError(f"ckn/sanitizer_weights.bin: {len(weights)} weights for {k} concepts")
-    pos += 4 + 4 * nw
+    pos += 4 + 2 * nw
     (nf,) = struct.unpack_from("<I", data, pos)
     fold_keys = array("I", data[pos + 4: pos + 4 + 4 * nf])
     fold_offsets = array("I", data[pos + 4 + 4 * nf: pos + 8 + 8 * nf])

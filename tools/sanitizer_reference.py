@@ -18,7 +18,7 @@ A line is scored in four steps, each O(line length):
    concepts within a window (word order differs across languages), ordered neighbouring concepts
    with their word distance (0, 1-2, 3+: "your response", "ignore ... instructions"), a few shape
    buckets, and hashed
-   words and word pairs; the score is the sum of int32 weights of the
+   words and word pairs; the score is the sum of int16 weights of the
    distinct active features (integer arithmetic, so compiled and reference agree exactly).
 """
 from __future__ import annotations
@@ -264,7 +264,7 @@ def line_features(line: str, trie: Trie, k: int, fold: dict[int, tuple[int, ...]
 
 # ---- weights file -------------------------------------------------------------------------------
 # little-endian: MAGIC, u32 version, u32 k, i32 threshold, u32 n_entries, then per entry
-# (u8 concept, u8 whole_word, u16 length, length × u32 code points), u32 n_weights, n_weights × i32,
+# (u8 concept, u8 whole_word, u16 length, length × u32 code points), u32 n_weights, n_weights × i16,
 # then the fold table: u32 n_fold, n_fold × u32 code points (strictly increasing),
 # (n_fold + 1) × u32 offsets into the pool (offsets[0] = 0, non-decreasing, each run ≤ MAX_FOLD),
 # offsets[n_fold] × u32 pool code points; nothing after it.
@@ -284,7 +284,7 @@ def write_weights(path, version: int, k: int, threshold: int, entries, weights, 
         parts.append(struct.pack("<BBH", concept, whole, len(points)))
         parts.append(struct.pack(f"<{len(points)}I", *points))
     parts.append(struct.pack("<I", len(weights)))
-    parts.append(struct.pack(f"<{len(weights)}i", *weights))
+    parts.append(struct.pack(f"<{len(weights)}h", *weights))
     keys = sorted(fold)
     offsets, pool = [0], []
     for c in keys:
@@ -312,8 +312,8 @@ def read_weights(path) -> Weights:
         entries.append((list(struct.unpack_from(f"<{length}I", data, pos)), concept, whole))
         pos += 4 * length
     (nw,) = struct.unpack_from("<I", data, pos)
-    weights = list(struct.unpack_from(f"<{nw}i", data, pos + 4))
-    pos += 4 + 4 * nw
+    weights = list(struct.unpack_from(f"<{nw}h", data, pos + 4))
+    pos += 4 + 2 * nw
     (nf,) = struct.unpack_from("<I", data, pos)
     keys = struct.unpack_from(f"<{nf}I", data, pos + 4)
     offsets = struct.unpack_from(f"<{nf + 1}I", data, pos + 4 + 4 * nf)
