@@ -102,9 +102,9 @@ cdef struct scratch_t:
     uint32_t* hashes               # FNV-1a-32 of each word's characters
     uint8_t* flags
     uint8_t* chain
-    uint64_t* seen                 # bit f: feature f was counted on this line (one bit per weight)
-    int32_t* added                 # the features counted on this line (their bits are cleared after it)
+    uint8_t* stamp                 # stamp[f] == line_id: feature f was counted on this line
     Py_ssize_t cap                 # room of raw, chars, flags, chain (code points)
+    int32_t line_id
     bint saw_tag                   # a Tag character (U+E0000..U+E007F) was folded
 
 
@@ -225,12 +225,6 @@ cdef inline bint grow(void** buf, size_t size) noexcept nogil:
     return True
 
 
-cdef inline Py_ssize_t max_features(Py_ssize_t n_hits, Py_ssize_t n_words) noexcept nogil:
-    """At most: the bias, three per hit, PAIR_WINDOW pairs and a neighbour per hit, 8 shape,
-    two per word."""
-    return 9 + (4 + PAIR_WINDOW) * n_hits + 2 * n_words
-
-
 cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
     """Room for ``need`` folded code points in every per-character buffer; False: out of memory."""
     cdef Py_ssize_t cap = s.cap
@@ -240,8 +234,7 @@ cdef bint reserve(scratch_t* s, Py_ssize_t need) noexcept nogil:
         cap = 2 * cap + MAX_FOLD
     if not (grow(<void**>&s.raw, 4 * (cap + 8)) and grow(<void**>&s.chars, 4 * (cap + 8))
             and grow(<void**>&s.starts, 4 * (cap + 8)) and grow(<void**>&s.hashes, 4 * (cap + 8))
-            and grow(<void**>&s.flags, cap + 8) and grow(<void**>&s.chain, cap + 8)
-            and grow(<void**>&s.added, 4 * max_features(MAX_HITS, cap))):
+            and grow(<void**>&s.flags, cap + 8) and grow(<void**>&s.chain, cap + 8)):
         return False
     s.cap = cap
     return True
@@ -595,14 +588,10 @@ cdef inline Py_ssize_t bucket(Py_ssize_t x, Py_ssize_t a, Py_ssize_t b, Py_ssize
     return (x >= a) + (x >= b) + (x >= c) + (x >= d) + (x >= e)
 
 
-cdef inline int32_t add(uint64_t* seen, int32_t* added, Py_ssize_t* n_added, const int16_t* weights,
-                        int32_t f) noexcept nogil:
-    """The weight of feature ``f`` the first time it is seen on the line (``seen``), else 0."""
-    cdef uint64_t bit = 1ULL << (f & 63)
-    cdef int32_t new = (seen[f >> 6] & bit) == 0  # (no branch: whether a word repeats is unpredictable)
-    seen[f >> 6] |= bit
-    added[n_added[0]] = f
-    n_added[0] += new
+cdef inline int32_t add(uint8_t* stamp, const int16_t* weights, uint8_t line_id, int32_t f) noexcept nogil:
+    """The weight of feature ``f`` the first time it is seen on the line (``stamp``), else 0."""
+    cdef int32_t new = stamp[f] != line_id  # (no branch: whether a word repeats is unpredictable)
+    stamp[f] = line_id
     return weights[f] & -new
 
 
@@ -618,57 +607,59 @@ cdef int64_t features(const model_t* m, scratch_t* s, const int32_t* hc,
     cdef int32_t k = m.k, base
     cdef uint32_t hsh, prev = 0
     cdef int64_t total = 0
-    cdef uint64_t* seen = s.seen
-    cdef int32_t* added = s.added
-    cdef Py_ssize_t n_added = 0
+    cdef uint8_t* stamp = s.stamp
     cdef const int16_t* weights = m.weights
     cdef const uint32_t* hashes = s.hashes
-    total += add(seen, added, &n_added, weights, 0)
+    cdef uint8_t line_id
+    if s.line_id == 255:  # (byte stamps: one per weight, 266 KB for the default model)
+        memset(stamp, 0, m.n_weights)
+        s.line_id = 0
+    s.line_id += 1
+    line_id = <uint8_t>s.line_id
+    total += add(stamp, weights, line_id, 0)
     for i in range(nh):
         chained += (hf[i] & 32) != 0
         if hf[i] & 8:
-            total += add(seen, added, &n_added, weights, 1 + 3 * k + hc[i])
+            total += add(stamp, weights, line_id, 1 + 3 * k + hc[i])
             continue
-        total += add(seen, added, &n_added, weights, 1 + hc[i])
+        total += add(stamp, weights, line_id, 1 + hc[i])
         if hf[i] & 16:
-            total += add(seen, added, &n_added, weights, 1 + k + hc[i])
+            total += add(stamp, weights, line_id, 1 + k + hc[i])
         if hf[i] & 4:
-            total += add(seen, added, &n_added, weights, 1 + 2 * k + hc[i])
+            total += add(stamp, weights, line_id, 1 + 2 * k + hc[i])
         used[nu] = hc[i]
         used_word[nu] = hw[i]
         nu += 1
     for i in range(nu):
         for j in range(i + 1, min(i + 1 + PAIR_WINDOW, nu)):
-            total += add(seen, added, &n_added, weights, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
+            total += add(stamp, weights, line_id, 1 + 4 * k + min(used[i], used[j]) * k + max(used[i], used[j]))
     base = 1 + 4 * k + k * k
     for i in range(nu - 1):
         if used[i] != used[i + 1]:
             gap = used_word[i + 1] - used_word[i]
-            total += add(seen, added, &n_added, weights,
+            total += add(stamp, weights, line_id,
                          base + (used[i] * k + used[i + 1]) * N_GAPS + (gap >= 1) + (gap >= 3))
     base += N_GAPS * k * k
-    total += add(seen, added, &n_added, weights, base + <int32_t>bucket(sh.n_words, 3, 6, 11, 21, 41))
-    total += add(seen, added, &n_added, weights, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
+    total += add(stamp, weights, line_id, base + <int32_t>bucket(sh.n_words, 3, 6, 11, 21, 41))
+    total += add(stamp, weights, line_id, base + 6 + <int32_t>bucket(nh, 1, 2, 3, 5, 9))
     if sh.colon_end:
-        total += add(seen, added, &n_added, weights, base + 12)
+        total += add(stamp, weights, line_id, base + 12)
     if sh.question:
-        total += add(seen, added, &n_added, weights, base + 13)
+        total += add(stamp, weights, line_id, base + 13)
     if sh.quote:
-        total += add(seen, added, &n_added, weights, base + 14)
+        total += add(stamp, weights, line_id, base + 14)
     if sh.code >= 4:
-        total += add(seen, added, &n_added, weights, base + 15)
+        total += add(stamp, weights, line_id, base + 15)
     if sh.pipes >= 2:
-        total += add(seen, added, &n_added, weights, base + 16)
+        total += add(stamp, weights, line_id, base + 16)
     if chained >= 2:
-        total += add(seen, added, &n_added, weights, base + 17)
+        total += add(stamp, weights, line_id, base + 17)
     base += N_SHAPE
     for i in range(sh.n_words):
         hsh = hashes[i]
-        total += add(seen, added, &n_added, weights, base + <int32_t>(hsh >> (32 - WORD_BITS)))
-        total += add(seen, added, &n_added, weights, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
+        total += add(stamp, weights, line_id, base + <int32_t>(hsh >> (32 - WORD_BITS)))
+        total += add(stamp, weights, line_id, base + <int32_t>((((prev * 31u) ^ hsh) * 16777619u) & ((1u << WORD_BITS) - 1)))
         prev = hsh
-    for i in range(n_added):
-        seen[added[i] >> 6] = 0
     return total
 
 
@@ -806,6 +797,8 @@ cdef class Model:
     cdef model_t m
     cdef readonly object buffers
     cdef readonly int k
+    cdef uint8_t* spare_stamp      # a finished pass's stamps (and their last line_id), for the next
+    cdef int32_t spare_line        # pass: taken and given back under the GIL
     cdef readonly long long threshold
 
     def __init__(self, int k, long long threshold, weights, dense, tkeys, tvals, end_info, spoints,
@@ -899,6 +892,9 @@ cdef class Model:
             self.m.ascii_leet[c] = leet(c)
             self.m.ascii_cls[c] = classes[self.m.ascii_fold[c]]
 
+    def __dealloc__(self):
+        free(self.spare_stamp)
+
     def fold(self, str text) -> str:
         """``text`` folded code point by code point (the table only: no leet, no boundaries cut)."""
         cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text), nr = 0
@@ -927,11 +923,13 @@ cdef class SanitizePass:
     cdef pass_state st
     cdef ckn_pass p
     cdef object keep
+    cdef Model model
 
     def __cinit__(self, Model model, list texts, bint all_scores=False):
         cdef Py_ssize_t n = len(texts), t, longest = 1
         cdef object text
         self.keep = (model, list(texts))
+        self.model = model
         st = &self.st
         st.data = <const void**>malloc(sizeof(void*) * (n + 1))
         st.kinds = <int*>malloc(sizeof(int) * (n + 1))
@@ -953,8 +951,12 @@ cdef class SanitizePass:
         st.all_scores = all_scores
         st.status = -1
         sc = &st.scratch
-        sc.seen = <uint64_t*>calloc((st.model.n_weights + 63) >> 6, 8)
-        if sc.seen == NULL or not reserve(sc, min(longest, 1 << 16)):
+        if model.spare_stamp != NULL:  # (a byte per weight: cleared once, not by every pass)
+            sc.stamp, sc.line_id = model.spare_stamp, model.spare_line
+            model.spare_stamp = NULL
+        else:
+            sc.stamp = <uint8_t*>calloc(st.model.n_weights, 1)
+        if sc.stamp == NULL or not reserve(sc, min(longest, 1 << 16)):
             raise MemoryError()
         self.p.run = run_state
         self.p.state = <void*>st
@@ -970,8 +972,10 @@ cdef class SanitizePass:
         free(self.st.scratch.hashes)
         free(self.st.scratch.flags)
         free(self.st.scratch.chain)
-        free(self.st.scratch.seen)
-        free(self.st.scratch.added)
+        if self.model is not None and self.model.spare_stamp == NULL:
+            self.model.spare_stamp, self.model.spare_line = self.st.scratch.stamp, self.st.scratch.line_id
+        else:
+            free(self.st.scratch.stamp)
         free(self.st.out)
 
     def _pass(self):

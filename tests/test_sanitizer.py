@@ -164,6 +164,19 @@ def test_a_bad_weights_file_is_refused():
         sanitizer._read_weights(data[:-4])
 
 
+def test_passes_in_turn_and_at_once_score_alike():
+    # a pass reuses the stamps a finished one left (their line counter wraps every 255 scored
+    # lines); passes alive at once each have their own
+    from concurrent.futures import ThreadPoolExecutor
+    texts = [r["text"] for r in _corpus("injection_corpus.jsonl")[:600]]
+    together = sanitize_texts(texts)
+    assert sum(t.redacted for t in together.values()) > 100
+    alone = {i: out for i, t in enumerate(texts) if (out := sanitize_text(t)).text != t or out.redacted}
+    assert alone == together
+    with ThreadPoolExecutor(2) as ex:
+        assert list(ex.map(sanitize_texts, [texts] * 6)) == [together] * 6
+
+
 def test_reference_agrees_on_the_project_corpus(reference_model):
     for r in _corpus("injection_corpus.jsonl")[::7]:
         for seg in r["text"].splitlines() or [""]:
