@@ -5,7 +5,7 @@ without the GIL, cuts each into segments at every line boundary and, per segment
 point through the weights file's fold table (an ASCII text is read in place through a 128-entry
 table), streams the word characters while checking the structural table, finds the lexicon's
 concepts with a trie (a dense table for the letters a-z, a hash for the rest), and for a segment
-with at least two concepts sums int32 feature weights (:func:`features`).
+with at least two concepts sums int16 feature weights (:func:`features`).
 O(total length); per segment linear in its length (at most 64 concept hits, pairs within 6).
 """
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND
@@ -922,13 +922,13 @@ cdef class SanitizePass:
     scored), and ``(text, -1, 0, -1)`` for each text holding Tag characters."""
     cdef pass_state st
     cdef ckn_pass p
-    cdef object keep
+    cdef object texts             # (the buffers read without the GIL stay alive)
     cdef Model model
 
     def __cinit__(self, Model model, list texts, bint all_scores=False):
         cdef Py_ssize_t n = len(texts), t, longest = 1
         cdef object text
-        self.keep = (model, list(texts))
+        self.texts = list(texts)
         self.model = model
         st = &self.st
         st.data = <const void**>malloc(sizeof(void*) * (n + 1))
@@ -937,7 +937,7 @@ cdef class SanitizePass:
         st.ascii = <uint8_t*>malloc(n + 1)
         if not (st.data and st.kinds and st.lengths and st.ascii):
             raise MemoryError()
-        for t, text in enumerate(self.keep[1]):
+        for t, text in enumerate(self.texts):
             if type(text) is not str:
                 raise TypeError(f"texts[{t}]: expected str, got {type(text).__name__}")
             st.data[t] = PyUnicode_DATA(text)

@@ -151,8 +151,8 @@ def test_fold_table_spot_checks():
 
 def test_a_bad_weights_file_is_refused():
     data = (ROOT / "ckn" / "sanitizer_weights.bin").read_bytes()
-    assert sanitizer._read_weights(data)[0] == sanitizer._model().k
     k = sanitizer._model().k
+    assert sanitizer._read_weights(data)[0] == k
     assert n_weights(k) == ref.n_features(k) == len(ref.read_weights(ROOT / "ckn" / "sanitizer_weights.bin").weights)
     with pytest.raises(CknValueError, match=f"weights for {k + 1} concepts"):
         sanitizer._read_weights(data[:12] + (k + 1).to_bytes(4, "little") + data[16:])
