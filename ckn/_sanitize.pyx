@@ -34,6 +34,8 @@ cdef enum:
     PAGES = 0x1100                 # fold table pages of 256 code points
     N_CLASS = 0x10000              # code points below this have their class and fold in tables
     NO_ONE = 0x7FFFFFFF            # fold_one: the code point folds to none or to several
+    NO_ENTRY = -1                  # a segment's entry: no structural hit
+    HIDDEN_TEXT = -2               # ... the segment spells text in Tag characters (no table entry)
     # character classes (of the folded code point)
     C_WORD = 1
     C_WIDE = 2                     # its own word (CJK, kana, Hangul, Thai, …)
@@ -83,7 +85,7 @@ cdef struct model_t:
     const uint16_t* cls            # class of each code point below N_CLASS
     uint8_t ascii_fold[128]
     uint16_t ascii_cls[128]        # class of the folded ASCII code point
-    uint8_t ascii_leet[128]        # the letter a leet character reads as next to a letter
+    uint8_t ascii_leet[128]        # the letter a leet character reads as among letters
 
 
 cdef struct shape_t:
@@ -106,6 +108,7 @@ cdef struct scratch_t:
     Py_ssize_t cap                 # room of raw, chars, flags, chain (code points)
     int32_t line_id
     bint saw_tag                   # a Tag character (U+E0000..U+E007F) was folded
+    bint hidden                    # the segment holds hidden Tag text (:func:`hidden_tag`)
 
 
 cdef inline bint wide(uint32_t c) noexcept nogil:
@@ -183,6 +186,12 @@ cdef inline bint boundary(uint32_t c) noexcept nogil:
     return c == 0x85 or (c <= 0x1E and (0x70003C00u >> c) & 1)
 
 
+cdef inline bint hidden_tag(uint32_t c) noexcept nogil:
+    """A Tag character no emoji flag sequence uses (those take only Tag digits, Tag a-z and
+    CANCEL TAG): a Tag space, capital or punctuation mark spells text that shows nothing."""
+    return 0xE0000 <= c <= 0xE007E and not (0xE0030 <= c <= 0xE0039 or 0xE0061 <= c <= 0xE007A)
+
+
 cdef inline uint32_t rd(int kind, const void* d, Py_ssize_t i) noexcept nogil:
     if kind == 1:
         return (<const uint8_t*>d)[i]
@@ -250,6 +259,7 @@ cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, const unit_t* data,
     cdef const uint32_t* one = m.fold_one
     if not reserve(s, min(b - a, 4096) + MAX_FOLD):
         return -1
+    s.hidden = False
     raw = s.raw
     room = s.cap - MAX_FOLD  # (room for one more fold)
     for i in range(a, b):
@@ -269,6 +279,7 @@ cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, const unit_t* data,
         if unit_t is uint32_t:
             if 0xE0000 <= c <= 0xE007F:
                 s.saw_tag = True
+                s.hidden |= hidden_tag(c)
         nr += fold_cp(m, c, raw + nr)
     end[0] = b
     return nr
@@ -319,17 +330,34 @@ cdef Py_ssize_t struct_any(const model_t* m, const src_t* src, Py_ssize_t i, Py_
     return -1
 
 
+cdef Py_ssize_t leet_run(const model_t* m, const src_t* src, Py_ssize_t i, Py_ssize_t n,
+                         bint* letters) noexcept nogil:
+    """The end of the run of leet characters and letters a-z from ``src[i]`` (a leet character
+    that no earlier run covered: only letters, if anything, precede it in its run); ``letters``:
+    whether the run holds a letter, so that its leet characters read as letters."""
+    cdef uint16_t f
+    letters[0] = i > 0 and (cls(m, at(m, src, i - 1)) & C_LATIN) != 0
+    while i < n:
+        f = cls(m, at(m, src, i))
+        if not f & (C_LEET | C_LATIN):
+            break
+        letters[0] |= (f & C_LATIN) != 0
+        i += 1
+    return i
+
+
 cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, shape_t* sh,
                        Py_ssize_t* entry) noexcept nogil:
     """Reference ``fold_points`` (leet) + ``stream`` over the folded ``src[:n]``: its word
     characters into ``s.chars`` with their flags, the shape counts into ``sh``; and, where no
     entry is in ``entry`` yet, the first "anywhere" structural entry; the FNV-1a-32 of each word
     into ``s.hashes``. The number of characters."""
-    cdef Py_ssize_t i = 0, nc = 0
+    cdef Py_ssize_t i = 0, nc = 0, leet_end = 0
     cdef uint32_t c, c2, last_nonspace = 0, h = 0
     cdef uint16_t f, f2
     cdef uint8_t fl
     cdef bint prev_word = False, prev_wide = False, sep_sent = True, inq = False, initial_done = False
+    cdef bint leet_on = False
     # (local copies: the byte stores below may alias the model's fields, so these stay in registers)
     cdef uint32_t* chars = s.chars
     cdef uint32_t* hashes = s.hashes
@@ -347,10 +375,12 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
             f = classes[c] if c < N_CLASS else class_of(c)
         if f & C_ANY and entry[0] < 0:
             entry[0] = struct_any(m, src, i, n)
-        if f & C_LEET and ((i > 0 and cls(m, at(m, src, i - 1)) & C_LATIN)
-                           or (i + 1 < n and cls(m, at(m, src, i + 1)) & C_LATIN)):
-            c = m.ascii_leet[c]
-            f = classes[c]
+        if f & C_LEET:
+            if i >= leet_end:
+                leet_end = leet_run(m, src, i, n, &leet_on)
+            if leet_on:
+                c = m.ascii_leet[c]
+                f = classes[c]
         if f & C_WORD:
             if not prev_word or f & C_WIDE or prev_wide:
                 fl = 1
@@ -767,7 +797,9 @@ cdef int run_state(void* p) noexcept nogil:
                     st.status = CKN_ENOMEM
                     return CKN_ENOMEM
                 scored = judge(&st.model, s, <const uint32_t*>s.raw, nr, &sc, &e)
-            if e >= 0 or (scored and (st.all_scores or sc >= st.threshold)):
+                if s.hidden and e < 0:
+                    e = HIDDEN_TEXT
+            if e != NO_ENTRY or (scored and (st.all_scores or sc >= st.threshold)):
                 if not append(st, t, seg_no, sc if scored else -(1 << 62), e):
                     st.status = CKN_ENOMEM
                     return CKN_ENOMEM
@@ -918,8 +950,9 @@ cdef class Model:
 
 cdef class SanitizePass:
     """Prepared scan of a list of str (a ``ckn._passes`` pass); ``finish()`` gives the flagged
-    segments as ``(text, segment, score, structural entry or -1)`` rows (score ``-2**62``: not
-    scored), and ``(text, -1, 0, -1)`` for each text holding Tag characters."""
+    segments as ``(text, segment, score, entry)`` rows (entry: the structural entry, -2 for hidden
+    Tag text, or -1; score ``-2**62``: not scored), and ``(text, -1, 0, -1)`` for each text holding
+    Tag characters."""
     cdef pass_state st
     cdef ckn_pass p
     cdef object texts             # (the buffers read without the GIL stay alive)

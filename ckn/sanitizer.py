@@ -5,7 +5,8 @@ A *line* is a segment between any two boundaries a renderer or a model treats as
 redacted when
 
 1. an entry of :data:`STRUCTURAL` matches it (chat-template tokens, role headers, tool-call
-   markup: certain by form), or
+   markup: certain by form), or it spells hidden text in Tag characters (a Tag space, capital or
+   punctuation mark, which no emoji flag uses), or
 2. the learned scorer reaches its threshold: a multilingual concept lexicon (ignore, previous,
    instructions, reveal, system, you, respond, secret, link, tool, persona, …, and third-person
    cues such as attacker or example) found by a trie over the folded line, concept positions and
@@ -37,8 +38,9 @@ __all__ = ["FAMILIES", "REDACTION_MARKER", "STRUCTURAL", "Detector", "Redaction"
            "sanitized_by_pass", "score_line", "structural_hit", "threshold"]
 
 REDACTION_MARKER = "[REDACTED_UNTRUSTED_DIRECTIVE]"
-FAMILIES = ("chat_template", "role_header", "tool_markup", "learned_directive", "detector")
-"""A redaction's family: a :data:`STRUCTURAL` family, the learned scorer, or the ``detector`` hook."""
+FAMILIES = ("chat_template", "role_header", "tool_markup", "hidden_text", "learned_directive", "detector")
+"""A redaction's family: a :data:`STRUCTURAL` family, hidden Tag text, the learned scorer, or the
+``detector`` hook."""
 
 Detector = Callable[[list], Sequence]
 """``detector(lines) -> verdicts``: receives the normalised lines (:func:`fold`, stripped; empty
@@ -87,6 +89,7 @@ STRUCTURAL: tuple[tuple[str, str, str, str], ...] = (
 
 _BOUNDARY = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _TAGS = re.compile("[\U000E0000-\U000E007F]")
+_HIDDEN_TEXT = -2          # the pass's entry for a segment spelling text in Tag characters
 _MAGIC = b"CKNSANW1"
 _VERSION = 4
 
@@ -259,6 +262,8 @@ def sanitized_by_pass(texts: list, lines, detector: Detector | None = None) -> d
         if entry >= 0:
             _p, family, _w, _e = STRUCTURAL[entry]
             red = Redaction(seg, family, STRUCTURAL[entry][0], float(sc))
+        elif entry == _HIDDEN_TEXT:
+            red = Redaction(seg, "hidden_text", "tag_characters", float(sc))
         else:
             red = Redaction(seg, "learned_directive", "score", float(sc))
         flagged.setdefault(t, {})[seg] = red
@@ -333,11 +338,14 @@ def threshold() -> int:
 
 
 def structural_hit(line: str) -> str | None:
-    """The family of the first :data:`STRUCTURAL` entry matching ``line``, or None."""
+    """The family of the first :data:`STRUCTURAL` entry matching ``line``, ``hidden_text`` for a
+    line spelling text in Tag characters, or None."""
     p = candidates_pass([_BOUNDARY.sub(" ", line)])
     p.run(False)
-    entries = [row[3] for row in p.finish() if row[3] >= 0]
-    return STRUCTURAL[entries[0]][1] if entries else None
+    entries = [row[3] for row in p.finish() if row[1] >= 0 and row[3] != -1]
+    if not entries:
+        return None
+    return "hidden_text" if entries[0] == _HIDDEN_TEXT else STRUCTURAL[entries[0]][1]
 
 
 def is_directive(line: str) -> bool:

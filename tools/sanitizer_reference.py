@@ -5,7 +5,8 @@ A line is scored in four steps, each O(line length):
 1. fold — per code point, through the weights file's fold table (``fold_table`` in
    ``tools/train_sanitizer.py``: NFKC, casefold, Latin/Greek/Cyrillic combining accents removed,
    invisible characters dropped, Tag characters decoded to the ASCII they shadow, look-alikes
-   mapped to Latin); then leet digits/symbols next to a Latin letter map to letters;
+   mapped to Latin); then in every run of leet digits/symbols and Latin letters that holds a
+   letter (``h4z``, ``c450``, ``51573m4``) the leet characters map to letters;
 2. stream — word characters (letters, digits, marks) are concatenated without separators, with
    flags: word start/end, sentence start, quoted, line-initial. CJK, kana, Hangul, Thai and
    similar scripts count every character as its own word;
@@ -71,15 +72,17 @@ def _latin(c: int) -> bool:
 
 def fold_points(segment: str, fold: dict[int, tuple[int, ...]]) -> list[int]:
     """Step 1 on one segment (original text): each code point through the fold table ``fold``
-    (absent: unchanged), then leet digits/symbols next to a Latin letter map to letters."""
-    raw = [c for ch in segment for c in fold.get(ord(ch), (ord(ch),))]
-    out = []
-    n = len(raw)
-    for i, c in enumerate(raw):
-        m = _LEET.get(c)
-        if m and ((i > 0 and _latin(raw[i - 1])) or (i + 1 < n and _latin(raw[i + 1]))):
-            c = ord(m)
-        out.append(c)
+    (absent: unchanged), then the leet digits/symbols of every run of them and Latin letters that
+    holds a letter map to letters."""
+    out = [c for ch in segment for c in fold.get(ord(ch), (ord(ch),))]
+    i, n = 0, len(out)
+    while i < n:
+        j = i
+        while j < n and (out[j] in _LEET or _latin(out[j])):
+            j += 1
+        if any(_latin(c) for c in out[i:j]):
+            out[i:j] = [ord(_LEET[c]) if c in _LEET else c for c in out[i:j]]
+        i = max(j, i + 1)
     return out
 
 
