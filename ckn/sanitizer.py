@@ -342,7 +342,7 @@ def structural_hit(line: str) -> str | None:
     line spelling text in Tag characters, or None."""
     p = candidates_pass([_BOUNDARY.sub(" ", line)])
     p.run(False)
-    entries = [row[3] for row in p.finish() if row[1] >= 0 and row[3] != -1]
+    entries = [row[3] for row in p.finish() if row[3] != -1]  # (-1: none; Tag rows carry -1)
     if not entries:
         return None
     return "hidden_text" if entries[0] == _HIDDEN_TEXT else STRUCTURAL[entries[0]][1]

@@ -272,8 +272,9 @@ def fit_one(rows, feats, idx, n_feat: int) -> np.ndarray:
 def quantise(w: np.ndarray) -> list[int]:
     """Weights in int16 units of 1/SCALE (the file's type; L2 keeps them far inside it)."""
     q = np.round(w * SCALE).astype(np.int64)
-    if np.abs(q).max(initial=0) > 32767:
-        raise ValueError(f"a weight of {np.abs(q).max() / SCALE:.1f} does not fit int16 at SCALE {SCALE}")
+    top = int(np.abs(q).max(initial=0))
+    if top > 32767:
+        raise ValueError(f"a weight of {top / SCALE:.1f} does not fit int16 at SCALE {SCALE}")
     return [int(v) for v in q]
 
 
