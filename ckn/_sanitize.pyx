@@ -5,11 +5,12 @@ without the GIL, cuts each into segments at every line boundary and, per segment
 point through the weights file's fold table (an ASCII text is read in place through a 128-entry
 table), streams the word characters while checking the structural table, finds the lexicon's
 concepts with a trie (a dense table for the letters a-z, a hash for the rest), and for a segment
-with at least two concepts sums int16 feature weights (:func:`features`).
+with at least two concepts sums int16 feature weights (:func:`features`). Text encoded in a
+segment (base64, binary octets) is decoded and judged the same way (:func:`payloads`).
 O(total length); per segment linear in its length (at most 64 concept hits, pairs within 6).
 """
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND
-from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -36,6 +37,8 @@ cdef enum:
     NO_ONE = 0x7FFFFFFF            # fold_one: the code point folds to none or to several
     NO_ENTRY = -1                  # a segment's entry: no structural hit
     HIDDEN_TEXT = -2               # ... the segment spells text in Tag characters (no table entry)
+    MIN_BASE64 = 16                # base64 characters in a run that is decoded (:func:`payloads`)
+    MIN_OCTETS = 4                 # groups of eight binary digits in a run that is decoded
     # character classes (of the folded code point)
     C_WORD = 1
     C_WIDE = 2                     # its own word (CJK, kana, Hangul, Thai, …)
@@ -47,6 +50,7 @@ cdef enum:
     C_SKIP = 128                   # skipped before a line-start structural entry
     C_ANY = 256                    # first character of an "anywhere" structural entry
     C_STEM = 512                   # first character of a lexicon stem
+    C_BASE64 = 1024                # a-z 0-9 + / (a base64 character, folded)
     F_STEM = 64                    # stream flag: a word start whose character may begin a stem
 
 ctypedef fused unit_t:             # a str's code units (PyUnicode kinds 1, 2, 4)
@@ -86,6 +90,7 @@ cdef struct model_t:
     uint8_t ascii_fold[128]
     uint16_t ascii_cls[128]        # class of the folded ASCII code point
     uint8_t ascii_leet[128]        # the letter a leet character reads as among letters
+    int8_t base64[128]             # the value of a base64 character (as written), or -1
 
 
 cdef struct shape_t:
@@ -109,6 +114,11 @@ cdef struct scratch_t:
     int32_t line_id
     bint saw_tag                   # a Tag character (U+E0000..U+E007F) was folded
     bint hidden                    # the segment holds hidden Tag text (:func:`hidden_tag`)
+    int encoded                    # the segment may hold a base64 run (bit 1), octets (bit 2)
+    Py_ssize_t runs_from           # its runs of 16 or more a-z 0-9 + / lie in [runs_from, runs_to)
+    Py_ssize_t runs_to
+    uint8_t* payload               # a payload's code points, then (from byte 4 * payload_cap on)
+    Py_ssize_t payload_cap         # its bytes: room for payload_cap of each
 
 
 cdef inline bint wide(uint32_t c) noexcept nogil:
@@ -130,8 +140,9 @@ cdef inline bint word_char(uint32_t c) noexcept nogil:
 
 
 cdef inline bint sent_char(uint32_t c) noexcept nogil:
-    return (c == 0x2E or c == 0x21 or c == 0x3F or c == 0x3B or c == 0x3A or c == 0x3002 or c == 0x964
-            or c == 0x965 or c == 0x61F or c == 0x6D4)
+    """. ! ? ; : and the ends of markup } > (what follows starts a sentence), 。 । ॥ ؟ ۔"""
+    return (c == 0x2E or c == 0x21 or c == 0x3F or c == 0x3B or c == 0x3A or c == 0x7D or c == 0x3E
+            or c == 0x3002 or c == 0x964 or c == 0x965 or c == 0x61F or c == 0x6D4)
 
 
 cdef inline bint quote_char(uint32_t c) noexcept nogil:
@@ -168,6 +179,8 @@ cdef uint16_t class_of(uint32_t c) noexcept nogil:
         f |= C_CODE
     if 0x61 <= c <= 0x7A:
         f |= C_LATIN
+    if 0x61 <= c <= 0x7A or 0x30 <= c <= 0x39 or c == 0x2B or c == 0x2F:
+        f |= C_BASE64
     if leet(c):
         f |= C_LEET
     if c == 0x20 or c == 0x09 or c == 0x2A or c == 0x3E or c == 0x2D or c == 0x60 or c == 0x22 or c == 0x27:
@@ -351,13 +364,15 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
     """Reference ``fold_points`` (leet) + ``stream`` over the folded ``src[:n]``: its word
     characters into ``s.chars`` with their flags, the shape counts into ``sh``; and, where no
     entry is in ``entry`` yet, the first "anywhere" structural entry; the FNV-1a-32 of each word
-    into ``s.hashes``. The number of characters."""
-    cdef Py_ssize_t i = 0, nc = 0, leet_end = 0
+    into ``s.hashes``; into ``s.encoded`` whether it may hold encoded text: a run of 16 or more
+    a-z 0-9 + / (within ``s.runs_from:s.runs_to``; letters of other scripts may lengthen a run,
+    so this is a superset) or 32 binary digits. The number of characters."""
+    cdef Py_ssize_t i = 0, nc = 0, leet_end = 0, run_end = -1, n01 = 0
     cdef uint32_t c, c2, last_nonspace = 0, h = 0
     cdef uint16_t f, f2
     cdef uint8_t fl
     cdef bint prev_word = False, prev_wide = False, sep_sent = True, inq = False, initial_done = False
-    cdef bint leet_on = False
+    cdef bint leet_on = False, encoded = False
     # (local copies: the byte stores below may alias the model's fields, so these stay in registers)
     cdef uint32_t* chars = s.chars
     cdef uint32_t* hashes = s.hashes
@@ -376,6 +391,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
         if f & C_ANY and entry[0] < 0:
             entry[0] = struct_any(m, src, i, n)
         if f & C_LEET:
+            n01 += (c | 1) == 0x31
             if i >= leet_end:
                 leet_end = leet_run(m, src, i, n, &leet_on)
             if leet_on:
@@ -436,6 +452,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                         break
                     hashes[n_words - 1] = h
                     flags[nc - 1] |= 2
+                    run_end = i + 1
                     s.starts[n_words] = <int32_t>nc
                     n_words += 1
                     chars[nc] = c2
@@ -452,6 +469,13 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                 flags[nc - 1] |= 2
             prev_word = False
             prev_wide = False
+            if not f & C_BASE64:  # (word characters that are not base64 do not end a run: an excess)
+                if i - run_end > MIN_BASE64:
+                    if not encoded:
+                        s.runs_from = run_end + 1
+                    encoded = True
+                    s.runs_to = i
+                run_end = i
             if f:
                 if f & C_SENT:
                     sep_sent = True
@@ -474,6 +498,12 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
         i += 1
     if nc > 0:
         flags[nc - 1] |= 2
+    if n - run_end > MIN_BASE64:
+        if not encoded:
+            s.runs_from = run_end + 1
+        encoded = True
+        s.runs_to = n
+    s.encoded = encoded | (n01 >= 8 * MIN_OCTETS) << 1
     sh.n_words = n_words
     sh.colon_end = last_nonspace == 0x3A
     return nc
@@ -714,6 +744,153 @@ cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, 
     return True
 
 
+cdef inline int base64_value(const model_t* m, uint32_t c) noexcept nogil:
+    return m.base64[c] if c < 0x80 else -1
+
+
+cdef inline bint alnum(uint32_t c) noexcept nogil:
+    return 0x30 <= c <= 0x39 or 0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A
+
+
+cdef bint octet_at(const unit_t* d, Py_ssize_t i, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """Reference ``_octet_at`` in d[a:b]: eight binary digits at ``i``, no ASCII letter or digit
+    beside them."""
+    cdef Py_ssize_t j
+    if b - i < 8:
+        return False
+    for j in range(i, i + 8):
+        if d[j] | 1 != 0x31:
+            return False
+    return not (i > a and alnum(d[i - 1])) and not (i + 8 < b and alnum(d[i + 8]))
+
+
+cdef Py_ssize_t utf8_text(const uint8_t* p, Py_ssize_t n, uint32_t* out) noexcept nogil:
+    """Reference ``_text``: the code points of ``p[:n]`` into ``out`` (tab, LF, CR, U+2028 and
+    U+2029 as spaces); their number, or -1 when it is not text (not strict UTF-8, a control
+    character, no ASCII letter)."""
+    cdef Py_ssize_t i = 0, j, k, no = 0
+    cdef uint32_t c, low
+    cdef bint letter = False
+    while i < n:
+        c = p[i]
+        if c < 0x80:
+            k, low = 0, 0
+        elif 0xC2 <= c <= 0xDF:
+            k, low, c = 1, 0x80, c & 0x1F
+        elif 0xE0 <= c <= 0xEF:
+            k, low, c = 2, 0x800, c & 0x0F
+        elif 0xF0 <= c <= 0xF4:
+            k, low, c = 3, 0x10000, c & 0x07
+        else:
+            return -1
+        if i + k >= n:
+            return -1
+        for j in range(i + 1, i + k + 1):
+            if p[j] & 0xC0 != 0x80:
+                return -1
+            c = (c << 6) | (p[j] & 0x3F)
+        if c < low or 0xD800 <= c <= 0xDFFF or c > 0x10FFFF:
+            return -1
+        if c == 0x09 or c == 0x0A or c == 0x0D or c == 0x2028 or c == 0x2029:
+            c = 0x20
+        elif c < 0x20 or 0x7F <= c <= 0x9F:
+            return -1
+        letter |= alnum(c) and c > 0x39
+        out[no] = c
+        no += 1
+        i += k + 1
+    return no if letter else -1
+
+
+cdef bint judge_payload(const model_t* m, scratch_t* s, Py_ssize_t nb, bint* scored, int64_t* score,
+                        Py_ssize_t* entry) noexcept nogil:
+    """The payload of ``nb`` bytes (after the code points of ``s.payload``), if it is text, judged
+    like a segment; the segment's verdict raised to it (a structural entry when it has none yet,
+    the higher score). False when out of memory."""
+    cdef uint32_t* text = <uint32_t*>s.payload
+    cdef Py_ssize_t nt = utf8_text(s.payload + 4 * s.payload_cap, nb, text), nr, end, e
+    cdef int64_t sc = 0
+    cdef bint saw_tag = s.saw_tag
+    if nt < 0:
+        return True
+    nr = fold_segment(m, s, text, 0, nt, &end)
+    s.saw_tag = saw_tag           # (a payload's Tag characters are not the text's)
+    if nr < 0:
+        return False
+    if judge(m, s, <const uint32_t*>s.raw, nr, &sc, &e):
+        if not scored[0] or sc > score[0]:
+            score[0] = sc
+        scored[0] = True
+    if s.hidden and e < 0:
+        e = HIDDEN_TEXT
+    if entry[0] == NO_ENTRY:
+        entry[0] = e
+    return True
+
+
+cdef bint payloads(const model_t* m, scratch_t* s, const unit_t* d, Py_ssize_t a, Py_ssize_t b,
+                   bint in_place, bint* scored, int64_t* score, Py_ssize_t* entry) noexcept nogil:
+    """Reference ``payloads`` of the text d[a:b] as written: each base64 run, then each run of
+    binary octets, decoded and judged (:func:`judge_payload`); only the kinds ``s.encoded`` may
+    hold, and base64 only within ``s.runs_from:s.runs_to`` when the stream read d[a:b] itself
+    (``in_place``, ASCII). False when out of memory."""
+    cdef Py_ssize_t i = a + s.runs_from if in_place else a, j, nb, bits, b0 = b, lo
+    cdef uint32_t acc = 0
+    cdef uint8_t* out
+    cdef int encoded = s.encoded  # (judging a payload streams it: s.encoded and s.runs_* change)
+    if s.payload_cap < b - a:
+        if not grow(<void**>&s.payload, 5 * (b - a)):
+            return False
+        s.payload_cap = b - a
+    out = s.payload + 4 * s.payload_cap
+    if in_place:
+        b = a + s.runs_to
+    lo = i
+    i += MIN_BASE64 - 1  # (a run of MIN_BASE64 holds one of every MIN_BASE64-th position: probe those)
+    while i < b and encoded & 1:
+        if base64_value(m, d[i]) < 0:
+            i += MIN_BASE64
+            continue
+        j = i + 1
+        while i > lo and base64_value(m, d[i - 1]) >= 0:
+            i -= 1
+        while j < b and base64_value(m, d[j]) >= 0:
+            j += 1
+        if j - i >= MIN_BASE64:
+            nb = bits = 0
+            for i in range(i, j - ((j - i) % 4 == 1)):
+                acc = (acc << 6) | <uint32_t>base64_value(m, d[i])
+                bits += 6
+                if bits >= 8:
+                    bits -= 8
+                    out[nb] = <uint8_t>(acc >> bits)
+                    nb += 1
+            if not judge_payload(m, s, nb, scored, score, entry):
+                return False
+        i = j + MIN_BASE64
+    if in_place:
+        b = b0
+    i = a
+    while i < b and encoded & 2:
+        if not octet_at(d, i, a, b):
+            i += 1
+            continue
+        nb = 0
+        while True:
+            acc = 0
+            for j in range(i, i + 8):
+                acc = (acc << 1) | (d[j] & 1)
+            out[nb] = <uint8_t>acc
+            nb += 1
+            if not (i + 8 < b and d[i + 8] == 0x20 and octet_at(d, i + 9, a, b)):
+                break
+            i += 9
+        if nb >= MIN_OCTETS and not judge_payload(m, s, nb, scored, score, entry):
+            return False
+        i += 8
+    return True
+
+
 cdef struct pass_state:
     model_t model
     scratch_t scratch
@@ -799,6 +976,13 @@ cdef int run_state(void* p) noexcept nogil:
                 scored = judge(&st.model, s, <const uint32_t*>s.raw, nr, &sc, &e)
                 if s.hidden and e < 0:
                     e = HIDDEN_TEXT
+            if s.encoded and not (
+                    payloads(&st.model, s, <const uint8_t*>d, seg_start, i, st.ascii[t], &scored, &sc, &e)
+                    if kind == 1 else
+                    payloads(&st.model, s, <const uint16_t*>d, seg_start, i, False, &scored, &sc, &e) if kind == 2 else
+                    payloads(&st.model, s, <const uint32_t*>d, seg_start, i, False, &scored, &sc, &e)):
+                st.status = CKN_ENOMEM
+                return CKN_ENOMEM
             if e != NO_ENTRY or (scored and (st.all_scores or sc >= st.threshold)):
                 if not append(st, t, seg_no, sc if scored else -(1 << 62), e):
                     st.status = CKN_ENOMEM
@@ -922,6 +1106,8 @@ cdef class Model:
         for c in range(128):
             self.m.ascii_fold[c] = pool[block[c] >> 5] if block[c] >= 0 else c
             self.m.ascii_leet[c] = leet(c)
+            self.m.base64[c] = (c - 0x41 if 0x41 <= c <= 0x5A else c - 0x61 + 26 if 0x61 <= c <= 0x7A else
+                                c - 0x30 + 52 if 0x30 <= c <= 0x39 else 62 if c == 0x2B else 63 if c == 0x2F else -1)
             self.m.ascii_cls[c] = classes[self.m.ascii_fold[c]]
 
     def __dealloc__(self):
@@ -1005,6 +1191,7 @@ cdef class SanitizePass:
         free(self.st.scratch.hashes)
         free(self.st.scratch.flags)
         free(self.st.scratch.chain)
+        free(self.st.scratch.payload)
         if self.model is not None and self.model.spare_stamp == NULL:
             self.model.spare_stamp, self.model.spare_line = self.st.scratch.stamp, self.st.scratch.line_id
         else:

@@ -145,20 +145,19 @@ def documents(models, result) -> None:
     except ImportError:
         def structural_hit(_s):
             return False
+
+    def flagged(line, w, t):  # the line or a payload in it
+        return any(structural_hit(s) or (bool(f := ref.line_features(s, trie, k, fold)) and ref.score(f, w) >= t)
+                   for s in ts.segments(line))
+
     same = caught = fp_lines = lines = 0
     docs = [json.loads(x) for x in open(data / "documents.jsonl", encoding="utf-8")]
     for d in docs:
         w, t = models[ts.fold_of({"source": d["attack_source"]})]
-        segs = ts.segments(d["text"])
-        flags = [structural_hit(s) or (bool(f := ref.line_features(s, trie, k, fold)) and ref.score(f, w) >= t)
-                 for s in segs]
+        flags = [flagged(s, w, t) for s in ts.lines(d["text"])]
         attack = set(d["attack_lines"])
         raw_lines = d["text"].split("\n")
-        alone = []
-        for j in attack:
-            s = ts.segments(raw_lines[j])[0]
-            f = ref.line_features(s, trie, k, fold)
-            alone.append(structural_hit(s) or (bool(f) and ref.score(f, w) >= t))
+        alone = [flagged(ts.lines(raw_lines[j])[0], w, t) for j in attack]
         doc_v = [flags[j] for j in sorted(attack)]
         same += doc_v == alone
         caught += any(doc_v)

@@ -1,6 +1,7 @@
 """Pure-Python reference of the sanitizer's line scorer (the compiled ``ckn._sanitize`` must agree).
 
-A line is scored in four steps, each O(line length):
+A line is scored in four steps, each O(line length), and so is each text encoded in it
+(:func:`payloads`); the line's score is the highest of these:
 
 1. fold — per code point, through the weights file's fold table (``fold_table`` in
    ``tools/train_sanitizer.py``: NFKC, casefold, Latin/Greek/Cyrillic combining accents removed,
@@ -24,6 +25,7 @@ A line is scored in four steps, each O(line length):
 """
 from __future__ import annotations
 
+import base64
 import struct
 from typing import NamedTuple
 
@@ -34,10 +36,13 @@ N_GAPS = 3                 # word distance of consecutive concepts: same word, 1
 MAGIC = b"CKNSANW1"
 VERSION = 4
 MAX_FOLD = 31                      # longest run of code points one code point folds to
+MIN_BASE64 = 16                    # base64 characters in a run that is decoded
+MIN_OCTETS = 4                     # groups of eight binary digits in a run that is decoded
+_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 _LEET = {ord("0"): "o", ord("1"): "i", ord("3"): "e", ord("4"): "a", ord("5"): "s", ord("7"): "t",
          ord("@"): "a", ord("$"): "s"}
-_SENT = frozenset(map(ord, ".!?;:\u3002\u0964\u0965\u061f\u06d4"))
+_SENT = frozenset(map(ord, ".!?;:}>\u3002\u0964\u0965\u061f\u06d4"))   # (after markup: a new sentence)
 _QUOTE = frozenset(map(ord, "\"'`\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb\u300c\u300d\u300e\u300f"))
 _CODE = frozenset(map(ord, "=(){}[];<>_|\\/#"))
 
@@ -68,6 +73,64 @@ def word_char(c: int) -> bool:
 
 def _latin(c: int) -> bool:
     return 0x61 <= c <= 0x7A
+
+
+def _text(data: bytes) -> str | None:
+    """``data`` as text: strict UTF-8, no control character but tab, LF and CR (these and U+2028,
+    U+2029 read as spaces), at least one ASCII letter; else None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if any(ord(ch) < 0x20 and ch not in "\t\n\r" or 0x7F <= ord(ch) <= 0x9F for ch in text):
+        return None
+    if not any("a" <= ch <= "z" or "A" <= ch <= "Z" for ch in text):
+        return None
+    return text.translate({9: 32, 10: 32, 13: 32, 0x2028: 32, 0x2029: 32})
+
+
+def _octet_at(segment: str, i: int) -> bool:
+    """Eight binary digits at ``i`` with no ASCII letter or digit beside them."""
+    return (len(segment) - i >= 8 and all(ch in "01" for ch in segment[i:i + 8])
+            and not (i > 0 and _alnum(segment[i - 1])) and not (i + 8 < len(segment) and _alnum(segment[i + 8])))
+
+
+def _alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def payloads(segment: str) -> list[str]:
+    """Text encoded in one segment as written (before folding), each judged like a line of its
+    own: every maximal run of at least MIN_BASE64 base64 characters (``A-Za-z0-9+/``; a last
+    character that cannot end a group is left out), then every run of at least MIN_OCTETS groups of
+    eight binary digits, each group alone (no ASCII letter or digit beside it) and one space
+    apart; those that decode to text (:func:`_text`)."""
+    out = []
+    n, i = len(segment), 0
+    while i < n:
+        j = i
+        while j < n and segment[j] in _BASE64:
+            j += 1
+        if j - i >= MIN_BASE64:
+            run = segment[i:j - 1] if (j - i) % 4 == 1 else segment[i:j]
+            text = _text(base64.b64decode(run + "=" * (-len(run) % 4)))
+            if text is not None:
+                out.append(text)
+        i = j + 1
+    i = 0
+    while i < n:
+        if not _octet_at(segment, i):
+            i += 1
+            continue
+        starts = [i]
+        while segment[starts[-1] + 8:starts[-1] + 9] == " " and _octet_at(segment, starts[-1] + 9):
+            starts.append(starts[-1] + 9)
+        if len(starts) >= MIN_OCTETS:
+            text = _text(bytes(int(segment[a:a + 8], 2) for a in starts))
+            if text is not None:
+                out.append(text)
+        i = starts[-1] + 8
+    return out
 
 
 def fold_points(segment: str, fold: dict[int, tuple[int, ...]]) -> list[int]:

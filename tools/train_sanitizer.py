@@ -187,9 +187,16 @@ def lexicon_entries(fold) -> list[tuple[list[int], int, int]]:
     return entries
 
 
-def segments(text: str) -> list[str]:
+def lines(text: str) -> list[str]:
     """The text's lines, cut at every boundary the sanitizer cuts at (``\r\n`` once)."""
     return re.split("\r\n|[" + BOUNDARIES + "]", text)
+
+
+def segments(text: str) -> list[str]:
+    """The text's lines, then the text encoded in them (``payloads``): a row scores as the
+    highest of these."""
+    cut = lines(text)
+    return cut + [p for line in cut for p in ref.payloads(line)]
 
 
 def featurize(rows, entries, fold) -> list[list[list[int]]]:
