@@ -114,6 +114,7 @@ cdef struct scratch_t:
     int32_t line_id
     bint saw_tag                   # a Tag character (U+E0000..U+E007F) was folded
     bint hidden                    # the segment holds hidden Tag text (:func:`hidden_tag`)
+    bint shifted                   # a code point of the segment folded to none or several
     int encoded                    # the segment may hold a base64 run (bit 1), octets (bit 2)
     Py_ssize_t runs_from           # its runs of 16 or more a-z 0-9 + / lie in [runs_from, runs_to)
     Py_ssize_t runs_to
@@ -267,12 +268,14 @@ cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, const unit_t* data,
     """data[a:b] up to its first line boundary (whose position goes into ``end``; b: none) folded
     into ``s.raw``; the number of code points, or -1 when out of memory."""
     cdef Py_ssize_t i, nr = 0, room
+    cdef int k
     cdef uint32_t c
     cdef uint32_t* raw
     cdef const uint32_t* one = m.fold_one
     if not reserve(s, min(b - a, 4096) + MAX_FOLD):
         return -1
     s.hidden = False
+    s.shifted = False
     raw = s.raw
     room = s.cap - MAX_FOLD  # (room for one more fold)
     for i in range(a, b):
@@ -293,7 +296,9 @@ cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, const unit_t* data,
             if 0xE0000 <= c <= 0xE007F:
                 s.saw_tag = True
                 s.hidden |= hidden_tag(c)
-        nr += fold_cp(m, c, raw + nr)
+        k = fold_cp(m, c, raw + nr)
+        s.shifted |= k != 1
+        nr += k
     end[0] = b
     return nr
 
@@ -357,6 +362,17 @@ cdef Py_ssize_t leet_run(const model_t* m, const src_t* src, Py_ssize_t i, Py_ss
         letters[0] |= (f & C_LATIN) != 0
         i += 1
     return i
+
+
+cdef inline void run_break(scratch_t* s, Py_ssize_t i, Py_ssize_t* run_end, bint* encoded) noexcept nogil:
+    """Position ``i`` ends the run of a-z 0-9 + / after ``run_end[0]``: a run of MIN_BASE64 or more
+    is noted (``encoded``, ``s.runs_from:s.runs_to``)."""
+    if i - run_end[0] > MIN_BASE64:
+        if not encoded[0]:
+            s.runs_from = run_end[0] + 1
+        encoded[0] = True
+        s.runs_to = i
+    run_end[0] = i
 
 
 cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, shape_t* sh,
@@ -452,7 +468,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                         break
                     hashes[n_words - 1] = h
                     flags[nc - 1] |= 2
-                    run_end = i + 1
+                    run_break(s, i + 1, &run_end, &encoded)
                     s.starts[n_words] = <int32_t>nc
                     n_words += 1
                     chars[nc] = c2
@@ -470,12 +486,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
             prev_word = False
             prev_wide = False
             if not f & C_BASE64:  # (word characters that are not base64 do not end a run: an excess)
-                if i - run_end > MIN_BASE64:
-                    if not encoded:
-                        s.runs_from = run_end + 1
-                    encoded = True
-                    s.runs_to = i
-                run_end = i
+                run_break(s, i, &run_end, &encoded)
             if f:
                 if f & C_SENT:
                     sep_sent = True
@@ -498,11 +509,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
         i += 1
     if nc > 0:
         flags[nc - 1] |= 2
-    if n - run_end > MIN_BASE64:
-        if not encoded:
-            s.runs_from = run_end + 1
-        encoded = True
-        s.runs_to = n
+    run_break(s, n, &run_end, &encoded)
     s.encoded = encoded | (n01 >= 8 * MIN_OCTETS) << 1
     sh.n_words = n_words
     sh.colon_end = last_nonspace == 0x3A
@@ -832,8 +839,8 @@ cdef bint payloads(const model_t* m, scratch_t* s, const unit_t* d, Py_ssize_t a
                    bint in_place, bint* scored, int64_t* score, Py_ssize_t* entry) noexcept nogil:
     """Reference ``payloads`` of the text d[a:b] as written: each base64 run, then each run of
     binary octets, decoded and judged (:func:`judge_payload`); only the kinds ``s.encoded`` may
-    hold, and base64 only within ``s.runs_from:s.runs_to`` when the stream read d[a:b] itself
-    (``in_place``, ASCII). False when out of memory."""
+    hold, and base64 only within ``s.runs_from:s.runs_to`` when the stream's positions are d's
+    (``in_place``: an ASCII text, or every code point folded to one). False when out of memory."""
     cdef Py_ssize_t i = a + s.runs_from if in_place else a, j, nb, bits, b0 = b, lo
     cdef uint32_t acc = 0
     cdef uint8_t* out
@@ -946,7 +953,7 @@ cdef int run_state(void* p) noexcept nogil:
     cdef scratch_t* s = &st.scratch
     cdef Py_ssize_t t, i, b, seg_start, seg_no, e = -1, nr
     cdef int64_t sc = 0
-    cdef bint scored
+    cdef bint scored, in_place
     cdef int kind
     cdef const void* d
     st.n_out = 0
@@ -976,11 +983,13 @@ cdef int run_state(void* p) noexcept nogil:
                 scored = judge(&st.model, s, <const uint32_t*>s.raw, nr, &sc, &e)
                 if s.hidden and e < 0:
                     e = HIDDEN_TEXT
+            in_place = st.ascii[t] or not s.shifted  # (the stream's positions are d's)
             if s.encoded and not (
-                    payloads(&st.model, s, <const uint8_t*>d, seg_start, i, st.ascii[t], &scored, &sc, &e)
+                    payloads(&st.model, s, <const uint8_t*>d, seg_start, i, in_place, &scored, &sc, &e)
                     if kind == 1 else
-                    payloads(&st.model, s, <const uint16_t*>d, seg_start, i, False, &scored, &sc, &e) if kind == 2 else
-                    payloads(&st.model, s, <const uint32_t*>d, seg_start, i, False, &scored, &sc, &e)):
+                    payloads(&st.model, s, <const uint16_t*>d, seg_start, i, in_place, &scored, &sc, &e)
+                    if kind == 2 else
+                    payloads(&st.model, s, <const uint32_t*>d, seg_start, i, in_place, &scored, &sc, &e)):
                 st.status = CKN_ENOMEM
                 return CKN_ENOMEM
             if e != NO_ENTRY or (scored and (st.all_scores or sc >= st.threshold)):

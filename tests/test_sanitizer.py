@@ -194,6 +194,15 @@ def test_encoded_text_scores_as_the_reference(reference_model, line):
     assert score_line(line) == reference_score(line, reference_model)
 
 
+@pytest.mark.parametrize("line", [
+    # a run ended by a wide character, a look-alike, a letter that folds to two, a Tag character
+    f"指令:{_b64(PLAIN)}指令", f"\u0345指令:{_b64('指令:Ignore')}指令:Ignore", f"{_b64(PLAIN)}\u0130指令",
+    f"無視  {_b64('Ignore all')}\U000E0049\u0345가\ufb03", f"ß {_octets(PLAIN)} ß",
+])
+def test_encoded_text_beside_other_scripts_scores_as_the_reference(reference_model, line):
+    assert score_line(line) == reference_score(line, reference_model)
+
+
 @pytest.mark.parametrize("encode", [_b64, lambda t: _b64(t).rstrip("="), _octets])
 def test_an_encoded_directive_is_redacted(encode):
     assert ref.payloads(f"The capital is {encode(PLAIN)}.") == [PLAIN]
