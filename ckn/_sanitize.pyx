@@ -364,15 +364,15 @@ cdef Py_ssize_t leet_run(const model_t* m, const src_t* src, Py_ssize_t i, Py_ss
     return i
 
 
-cdef inline void run_break(scratch_t* s, Py_ssize_t i, Py_ssize_t* run_end, bint* encoded) noexcept nogil:
-    """Position ``i`` ends the run of a-z 0-9 + / after ``run_end[0]``: a run of MIN_BASE64 or more
-    is noted (``encoded``, ``s.runs_from:s.runs_to``)."""
-    if i - run_end[0] > MIN_BASE64:
-        if not encoded[0]:
-            s.runs_from = run_end[0] + 1
-        encoded[0] = True
-        s.runs_to = i
-    run_end[0] = i
+cdef inline bint run_ends(scratch_t* s, Py_ssize_t i, Py_ssize_t run_end, bint encoded) noexcept nogil:
+    """Position ``i`` ends the run of a-z 0-9 + / after ``run_end``: one of MIN_BASE64 or more is
+    noted in ``s.runs_from:s.runs_to``. Whether such a run has been seen (``encoded``: before)."""
+    if i - run_end <= MIN_BASE64:
+        return encoded
+    if not encoded:
+        s.runs_from = run_end + 1
+    s.runs_to = i
+    return True
 
 
 cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, shape_t* sh,
@@ -459,8 +459,9 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                     i += 1
                     last_nonspace = c2
             elif src_t is uint32_t:
-                # the rest of a run of wide characters: each its own word
+                # the rest of a run of wide characters: each its own word (none is base64)
                 fl &= 8
+                encoded = run_ends(s, i, run_end, encoded)
                 while i + 1 < n:
                     c2 = src[i + 1]
                     f2 = classes[c2] if c2 < N_CLASS else class_of(c2)
@@ -468,7 +469,6 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                         break
                     hashes[n_words - 1] = h
                     flags[nc - 1] |= 2
-                    run_break(s, i + 1, &run_end, &encoded)
                     s.starts[n_words] = <int32_t>nc
                     n_words += 1
                     chars[nc] = c2
@@ -477,6 +477,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
                     h = (2166136261u ^ c2) * 16777619u
                     i += 1
                     last_nonspace = c2
+                run_end = i
             hashes[n_words - 1] = h
             i += 1
             continue
@@ -486,7 +487,8 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
             prev_word = False
             prev_wide = False
             if not f & C_BASE64:  # (word characters that are not base64 do not end a run: an excess)
-                run_break(s, i, &run_end, &encoded)
+                encoded = run_ends(s, i, run_end, encoded)
+                run_end = i
             if f:
                 if f & C_SENT:
                     sep_sent = True
@@ -509,7 +511,7 @@ cdef Py_ssize_t stream(const model_t* m, scratch_t* s, const src_t* src, Py_ssiz
         i += 1
     if nc > 0:
         flags[nc - 1] |= 2
-    run_break(s, n, &run_end, &encoded)
+    encoded = run_ends(s, n, run_end, encoded)
     s.encoded = encoded | (n01 >= 8 * MIN_OCTETS) << 1
     sh.n_words = n_words
     sh.colon_end = last_nonspace == 0x3A
