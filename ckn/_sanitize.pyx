@@ -843,7 +843,8 @@ cdef bint payloads(const model_t* m, scratch_t* s, const unit_t* d, Py_ssize_t a
     binary octets, decoded and judged (:func:`judge_payload`); only the kinds ``s.encoded`` may
     hold, and base64 only within ``s.runs_from:s.runs_to`` when the stream's positions are d's
     (``in_place``: an ASCII text, or every code point folded to one). False when out of memory."""
-    cdef Py_ssize_t i = a + s.runs_from if in_place else a, j, nb, bits, b0 = b, lo
+    cdef Py_ssize_t lo = a + s.runs_from if in_place else a, hi = a + s.runs_to if in_place else b
+    cdef Py_ssize_t i, j, nb, bits
     cdef uint32_t acc = 0
     cdef uint8_t* out
     cdef int encoded = s.encoded  # (judging a payload streams it: s.encoded and s.runs_* change)
@@ -852,18 +853,15 @@ cdef bint payloads(const model_t* m, scratch_t* s, const unit_t* d, Py_ssize_t a
             return False
         s.payload_cap = b - a
     out = s.payload + 4 * s.payload_cap
-    if in_place:
-        b = a + s.runs_to
-    lo = i
-    i += MIN_BASE64 - 1  # (a run of MIN_BASE64 holds one of every MIN_BASE64-th position: probe those)
-    while i < b and encoded & 1:
+    i = lo + MIN_BASE64 - 1  # (a run of MIN_BASE64 holds one of every MIN_BASE64-th position: probe those)
+    while i < hi and encoded & 1:
         if base64_value(m, d[i]) < 0:
             i += MIN_BASE64
             continue
         j = i + 1
         while i > lo and base64_value(m, d[i - 1]) >= 0:
             i -= 1
-        while j < b and base64_value(m, d[j]) >= 0:
+        while j < hi and base64_value(m, d[j]) >= 0:
             j += 1
         if j - i >= MIN_BASE64:
             nb = bits = 0
@@ -877,8 +875,6 @@ cdef bint payloads(const model_t* m, scratch_t* s, const unit_t* d, Py_ssize_t a
             if not judge_payload(m, s, nb, scored, score, entry):
                 return False
         i = j + MIN_BASE64
-    if in_place:
-        b = b0
     i = a
     while i < b and encoded & 2:
         if not octet_at(d, i, a, b):

@@ -220,7 +220,7 @@ def test_an_encoded_directive_is_redacted(encode):
     ("Flags 01001001 01100111 01101110 0110111 and 01001001 01100111 01101110", []),  # under four octets
     ("x01001001 01100111 01101110 01101111 01110010", ["gnor"]),            # the first octet touches x
 ])
-def test_encoded_data_that_is_not_text_is_kept(reference_model, line, decoded):
+def test_only_encoded_text_is_decoded_and_harmless_text_is_kept(reference_model, line, decoded):
     assert ref.payloads(line) == decoded
     assert sanitize_text(line).text == line
     assert score_line(line) == reference_score(line, reference_model)
