@@ -75,6 +75,7 @@ cdef struct model_t:
     const uint64_t* single         # node with one child: child << 40 | end_info[child] << 32 | its
                                    # code point; with none: 0xFFFFFFFE; with more: 0xFFFFFFFF
     const int32_t* tri             # node after three letters a-z ((c0 * 26 + c1) * 26 + c2), or -1
+    const uint16_t* duo            # c0 * 26 + c1: end_info after c1 << 8 | end_info after c0
     const uint8_t* in_stem         # c < 0x10000: bit c & 7 of byte c >> 3 (first: of first_of_stem)
     const uint8_t* first_of_stem   # (a code point outside these bitmaps goes to the hash)
     const uint32_t* spoints        # structural entries, concatenated
@@ -585,6 +586,7 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_s
     cdef uint8_t* chain = s.chain
     cdef const int32_t* dense = m.dense
     cdef const int32_t* tri = m.tri
+    cdef const uint16_t* duo = m.duo
     cdef const int32_t* starts = s.starts
     cdef Py_ssize_t w = 0, chain_hi = -1
     memset(chain, 0, nc + 3)
@@ -609,20 +611,18 @@ cdef Py_ssize_t concept_hits(const model_t* m, scratch_t* s, Py_ssize_t nc, Py_s
             c0, c1, c2 = chars[i] - 0x61, chars[i + 1] - 0x61, chars[i + 2] - 0x61
             if c0 < 26 and c1 < 26 and c2 < 26:
                 if start & 1:
-                    v = dense[c0]
-                    if v >= 0:
+                    v = duo[c0 * 26 + c1]
+                    if v:
                         end = <uint8_t>(v & 0xFF)
                         if end and (not (end & 0x80) or start & 2):
                             nh = record(hc, hf, hw, chain, nh, end, start, w - 1, i, nc, &chain_hi)
                             if nh == MAX_HITS:
                                 return nh
-                        v = dense[26 * (v >> 8) + c1]
-                        if v >= 0:
-                            end = <uint8_t>(v & 0xFF)
-                            if end and (not (end & 0x80) or flags[i + 1] & 2):
-                                nh = record(hc, hf, hw, chain, nh, end, start, w - 1, i + 1, nc, &chain_hi)
-                                if nh == MAX_HITS:
-                                    return nh
+                        end = <uint8_t>(v >> 8)
+                        if end and (not (end & 0x80) or flags[i + 1] & 2):
+                            nh = record(hc, hf, hw, chain, nh, end, start, w - 1, i + 1, nc, &chain_hi)
+                            if nh == MAX_HITS:
+                                return nh
                 node = tri[(c0 * 26 + c1) * 26 + c2]
                 if node < 0:
                     continue
@@ -1045,6 +1045,7 @@ cdef class Model:
         cdef uint16_t[::1] classes
         cdef uint32_t[::1] one
         cdef int32_t[::1] tri
+        cdef uint16_t[::1] duo
         cdef int32_t v
         cdef Py_ssize_t j, e, n_blocks = 1, c0, c1, c2
         cdef int32_t n1, n2, n3
@@ -1064,10 +1065,13 @@ cdef class Model:
             block[(page[c >> 8] << 8) | (c & 0xFF)] = <int32_t>((offs[j] << 5) | (offs[j + 1] - offs[j]))
         tri_table = array("i", [-1]) * (26 * 26 * 26)
         tri = tri_table
+        duo_table = array("H", [0]) * (26 * 26)
+        duo = duo_table
         for c0 in range(26):
             n1 = dn[c0]
             for c1 in range(26):
                 n2 = dn[26 * (n1 >> 8) + c1] if n1 >= 0 else -1
+                duo[26 * c0 + c1] = ((n2 & 0xFF) << 8 if n2 >= 0 else 0) | (n1 & 0xFF if n1 >= 0 else 0)
                 for c2 in range(26):
                     n3 = dn[26 * (n2 >> 8) + c2] if n2 >= 0 else -1
                     tri[(26 * c0 + c1) * 26 + c2] = n3 >> 8 if n3 >= 0 else -1
@@ -1087,7 +1091,7 @@ cdef class Model:
             if (fos[c >> 3] >> (c & 7)) & 1:
                 classes[c] |= C_STEM
         self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
-                        fold_block, fold_pool, fold_one, class_table, tri_table, in_stem, first_of_stem,
+                        fold_block, fold_pool, fold_one, class_table, tri_table, duo_table, in_stem, first_of_stem,
                         single)
         self.m.k = k
         self.m.weights = &w[0]
@@ -1098,6 +1102,7 @@ cdef class Model:
         self.m.tmask = tk.shape[0] - 1
         self.m.end_info = &ei[0]
         self.m.tri = &tri[0]
+        self.m.duo = &duo[0]
         self.m.single = &sg[0]
         self.m.in_stem = &ins[0]
         self.m.first_of_stem = &fos[0]
