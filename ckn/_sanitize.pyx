@@ -75,7 +75,7 @@ cdef struct model_t:
     const uint64_t* single         # node with one child: child << 40 | end_info[child] << 32 | its
                                    # code point; with none: 0xFFFFFFFE; with more: 0xFFFFFFFF
     const int32_t* tri             # node after three letters a-z ((c0 * 26 + c1) * 26 + c2), or -1
-    const uint16_t* duo            # c0 * 26 + c1: end_info after c1 << 8 | end_info after c0
+    const uint16_t* duo            # c0 * 26 + c1: end_info after c0 c1 << 8 | end_info after c0 (0: none)
     const uint8_t* in_stem         # c < 0x10000: bit c & 7 of byte c >> 3 (first: of first_of_stem)
     const uint8_t* first_of_stem   # (a code point outside these bitmaps goes to the hash)
     const uint32_t* spoints        # structural entries, concatenated
@@ -1091,8 +1091,8 @@ cdef class Model:
             if (fos[c >> 3] >> (c & 7)) & 1:
                 classes[c] |= C_STEM
         self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
-                        fold_block, fold_pool, fold_one, class_table, tri_table, duo_table, in_stem, first_of_stem,
-                        single)
+                        fold_block, fold_pool, fold_one, class_table, tri_table, duo_table, in_stem,
+                        first_of_stem, single)
         self.m.k = k
         self.m.weights = &w[0]
         self.m.n_weights = w.shape[0]
