@@ -753,6 +753,16 @@ cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, 
     return True
 
 
+cdef bint judge_folded(const model_t* m, scratch_t* s, Py_ssize_t nr, int64_t* score,
+                       Py_ssize_t* entry) noexcept nogil:
+    """:func:`judge` of the segment :func:`fold_segment` left in ``s.raw`` (``nr`` code points);
+    without a structural entry, one that spells text in Tag characters gets HIDDEN_TEXT."""
+    cdef bint scored = judge(m, s, <const uint32_t*>s.raw, nr, score, entry)
+    if s.hidden and entry[0] < 0:
+        entry[0] = HIDDEN_TEXT
+    return scored
+
+
 cdef inline int base64_value(const model_t* m, uint32_t c) noexcept nogil:
     return m.base64[c] if c < 0x80 else -1
 
@@ -826,12 +836,10 @@ cdef bint judge_payload(const model_t* m, scratch_t* s, Py_ssize_t nb, bint* sco
     s.saw_tag = saw_tag           # (a payload's Tag characters are not the text's)
     if nr < 0:
         return False
-    if judge(m, s, <const uint32_t*>s.raw, nr, &sc, &e):
+    if judge_folded(m, s, nr, &sc, &e):
         if not scored[0] or sc > score[0]:
             score[0] = sc
         scored[0] = True
-    if s.hidden and e < 0:
-        e = HIDDEN_TEXT
     if entry[0] == NO_ENTRY:
         entry[0] = e
     return True
@@ -978,9 +986,7 @@ cdef int run_state(void* p) noexcept nogil:
                 if nr < 0:
                     st.status = CKN_ENOMEM
                     return CKN_ENOMEM
-                scored = judge(&st.model, s, <const uint32_t*>s.raw, nr, &sc, &e)
-                if s.hidden and e < 0:
-                    e = HIDDEN_TEXT
+                scored = judge_folded(&st.model, s, nr, &sc, &e)
             in_place = st.ascii[t] or not s.shifted  # (the stream's positions are d's)
             if s.encoded and not (
                     payloads(&st.model, s, <const uint8_t*>d, seg_start, i, in_place, &scored, &sc, &e)
