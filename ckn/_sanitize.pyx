@@ -5,7 +5,8 @@ without the GIL, cuts each into segments at every line boundary and, per segment
 point through the weights file's fold table (an ASCII text is read in place through a 128-entry
 table), streams the word characters while checking the structural table, finds the lexicon's
 concepts with a trie (a dense table for the letters a-z, a hash for the rest), and for a segment
-with at least two concepts sums int16 feature weights (:func:`features`). Text encoded in a
+with at least two concepts sums int16 feature weights (:func:`features`); a segment without a
+structural entry is looked up in the memory of known attacks (:func:`known`). Text encoded in a
 segment (base64, binary octets) is decoded and judged the same way (:func:`payloads`).
 O(total length); per segment linear in its length (at most 64 concept hits, pairs within 6).
 """
@@ -37,6 +38,10 @@ cdef enum:
     NO_ONE = 0x7FFFFFFF            # fold_one: the code point folds to none or to several
     NO_ENTRY = -1                  # a segment's entry: no structural hit
     HIDDEN_TEXT = -2               # ... the segment spells text in Tag characters (no table entry)
+    KNOWN_ATTACK = -3              # ... the segment is in the memory of known attacks (:func:`known`)
+    MEMORY_SPAN = 7                # a segment of fewer words is one memory key; a longer one is cut
+    SHINGLE = 3                    # into runs of SHINGLE or more words, a key each,
+    KEY_CHARS = 12                 # ... each holding KEY_CHARS characters or more
     MIN_BASE64 = 16                # base64 characters in a run that is decoded (:func:`payloads`)
     MIN_OCTETS = 4                 # groups of eight binary digits in a run that is decoded
     # character classes (of the folded code point)
@@ -92,6 +97,8 @@ cdef struct model_t:
     uint16_t ascii_cls[128]        # class of the folded ASCII code point
     uint8_t ascii_leet[128]        # the letter a leet character reads as among letters
     int8_t base64[128]             # the value of a base64 character (as written), or -1
+    const uint32_t* memory         # keys of known attacks (odd), open addressing; 0: an empty slot
+    uint32_t mmask
 
 
 cdef struct shape_t:
@@ -732,10 +739,62 @@ cdef int64_t features(const model_t* m, scratch_t* s, const int32_t* hc,
     return total
 
 
+cdef inline uint32_t mix(uint32_t k, uint32_t v) noexcept nogil:
+    return (k ^ v) * 16777619u
+
+
+cdef inline bint in_memory(const model_t* m, uint32_t k) noexcept nogil:
+    """Whether the key of the combined hash ``k`` (MurmurHash3's finaliser, bit 0 set) is a known
+    attack's."""
+    cdef uint32_t slot
+    k ^= k >> 16
+    k *= 0x85EBCA6Bu
+    k ^= k >> 13
+    k *= 0xC2B2AE35u
+    k = (k ^ (k >> 16)) | 1
+    slot = (k >> 1) & m.mmask
+    while m.memory[slot]:
+        if m.memory[slot] == k:
+            return True
+        slot = (slot + 1) & m.mmask
+    return False
+
+
+cdef bint known(const model_t* m, scratch_t* s, Py_ssize_t n_words, Py_ssize_t nc) noexcept nogil:
+    """Reference ``known`` of ``memory_keys``: more than half of the segment's keys are in the
+    memory (its ``n_words`` words, their hashes ``s.hashes`` and starts ``s.starts`` in ``nc``
+    characters). The keys overwrite ``s.hashes`` (the last step to read them), then are looked up
+    until the miss that decides. O(n_words)."""
+    cdef uint32_t* hashes = s.hashes
+    cdef const int32_t* starts = s.starts
+    cdef Py_ssize_t i, j = 0, chars = 0, n_keys = 0, misses = 0
+    cdef uint32_t k = 2166136261u
+    if n_words >= MEMORY_SPAN:
+        for i in range(n_words):  # runs of SHINGLE words and KEY_CHARS characters, one after another
+            k = mix(k, hashes[i])
+            chars += (starts[i + 1] if i + 1 < n_words else nc) - starts[i]
+            if i + 1 - j >= SHINGLE and chars >= KEY_CHARS:
+                hashes[n_keys] = k    # (n_keys <= i: a hash is read before its place is reused)
+                n_keys += 1
+                k, j, chars = 2166136261u, i + 1, 0
+        for i in range(n_keys):
+            if not in_memory(m, hashes[i]):
+                misses += 1
+                if 2 * misses >= n_keys:
+                    return False
+        if n_keys:
+            return True
+    k = mix(2166136261u, <uint32_t>n_words)
+    for i in range(n_words):
+        k = mix(k, hashes[i])
+    return in_memory(m, k)
+
+
 cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, int64_t* score,
                 Py_ssize_t* entry) noexcept nogil:
-    """The folded segment ``src[:n]``: its structural entry (or -1) into ``entry``, its score into
-    ``score``; False (not scored) when it has fewer than MIN_HITS concept hits."""
+    """The folded segment ``src[:n]``: its structural entry (or -1, or KNOWN_ATTACK when it has none
+    and is a known attack) into ``entry``, its score into ``score``; False (not scored) when it has
+    fewer than MIN_HITS concept hits."""
     cdef shape_t sh
     cdef int32_t hc[MAX_HITS]
     cdef int32_t hw[MAX_HITS]
@@ -747,10 +806,11 @@ cdef bint judge(const model_t* m, scratch_t* s, const src_t* src, Py_ssize_t n, 
     if sh.n_words == 0:
         return False
     nh = concept_hits(m, s, nc, sh.n_words, hc, hf, hw)
-    if nh < MIN_HITS:
-        return False
-    score[0] = features(m, s, hc, hf, hw, nh, &sh)
-    return True
+    if nh >= MIN_HITS:
+        score[0] = features(m, s, hc, hf, hw, nh, &sh)
+    if entry[0] == NO_ENTRY and known(m, s, sh.n_words, nc):
+        entry[0] = KNOWN_ATTACK
+    return nh >= MIN_HITS
 
 
 cdef bint judge_folded(const model_t* m, scratch_t* s, Py_ssize_t nr, int64_t* score,
@@ -758,7 +818,7 @@ cdef bint judge_folded(const model_t* m, scratch_t* s, Py_ssize_t nr, int64_t* s
     """:func:`judge` of the segment :func:`fold_segment` left in ``s.raw`` (``nr`` code points);
     without a structural entry, one that spells text in Tag characters gets HIDDEN_TEXT."""
     cdef bint scored = judge(m, s, <const uint32_t*>s.raw, nr, score, entry)
-    if s.hidden and entry[0] < 0:
+    if s.hidden and entry[0] < 0:  # (hidden text is certain by form: it goes before a known attack)
         entry[0] = HIDDEN_TEXT
     return scored
 
@@ -1031,7 +1091,8 @@ cdef class Model:
     cdef readonly long long threshold
 
     def __init__(self, int k, long long threshold, weights, dense, tkeys, tvals, end_info, spoints,
-                 soffsets, sanywhere, fold_keys, fold_offsets, fold_pool, in_stem, first_of_stem, single):
+                 soffsets, sanywhere, fold_keys, fold_offsets, fold_pool, in_stem, first_of_stem, single,
+                 memory):
         cdef const uint32_t[::1] keys = fold_keys
         cdef const uint32_t[::1] offs = fold_offsets
         cdef const uint32_t[::1] pool = fold_pool
@@ -1046,6 +1107,9 @@ cdef class Model:
         cdef const uint8_t[::1] ins = in_stem
         cdef const uint64_t[::1] sg = single
         cdef const uint8_t[::1] fos = first_of_stem
+        cdef const uint32_t[::1] mem = memory
+        cdef uint32_t[::1] table
+        cdef uint32_t slot, mmask = 15
         cdef int32_t[::1] page
         cdef int32_t[::1] block
         cdef uint16_t[::1] classes
@@ -1096,9 +1160,20 @@ cdef class Model:
         for c in range(N_CLASS):
             if (fos[c >> 3] >> (c & 7)) & 1:
                 classes[c] |= C_STEM
+        while mmask + 1 < 2 * mem.shape[0]:   # (at most half full)
+            mmask = 2 * mmask + 1
+        memory_table = array("I", [0]) * (mmask + 1)
+        table = memory_table
+        for j in range(mem.shape[0]):
+            slot = (mem[j] >> 1) & mmask
+            while table[slot]:
+                slot = (slot + 1) & mmask
+            table[slot] = mem[j]
         self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
                         fold_block, fold_pool, fold_one, class_table, tri_table, duo_table, in_stem,
-                        first_of_stem, single)
+                        first_of_stem, single, memory_table)
+        self.m.memory = &table[0]
+        self.m.mmask = mmask
         self.m.k = k
         self.m.weights = &w[0]
         self.m.n_weights = w.shape[0]
@@ -1155,7 +1230,7 @@ cdef class Model:
 cdef class SanitizePass:
     """Prepared scan of a list of str (a ``ckn._passes`` pass); ``finish()`` gives the flagged
     segments as ``(text, segment, score, entry)`` rows (entry: the structural entry, -2 for hidden
-    Tag text, or -1; score ``-2**62``: not scored), and ``(text, -1, 0, -1)`` for each text holding
+    Tag text, -3 for a known attack, or -1; score ``-2**62``: not scored), and ``(text, -1, 0, -1)`` for each text holding
     Tag characters."""
     cdef pass_state st
     cdef ckn_pass p

@@ -13,7 +13,10 @@ redacted when
    ordered pairs, a few shape buckets and hashed words; int16 weights from
    ``sanitizer_weights.bin``, trained and evaluated leave-one-source-out by
    ``tools/train_sanitizer.py`` (docs/security.md), or
-3. the optional ``detector`` callable says so.
+3. it is a known attack (when the scorer does not flag it): at least half of its word triples (a
+   line of under seven words: the whole line) are in the weights file's memory of the training
+   attack lines, or
+4. the optional ``detector`` callable says so.
 
 Before matching, the compiled pass folds each code point through the weights file's fold table
 (:func:`fold`: NFKC, casefold, Latin/Greek/Cyrillic accents, invisible characters, Tag
@@ -38,9 +41,10 @@ __all__ = ["FAMILIES", "REDACTION_MARKER", "STRUCTURAL", "Detector", "Redaction"
            "sanitized_by_pass", "score_line", "structural_hit", "threshold"]
 
 REDACTION_MARKER = "[REDACTED_UNTRUSTED_DIRECTIVE]"
-FAMILIES = ("chat_template", "role_header", "tool_markup", "hidden_text", "learned_directive", "detector")
-"""A redaction's family: a :data:`STRUCTURAL` family, hidden Tag text, the learned scorer, or the
-``detector`` hook."""
+FAMILIES = ("chat_template", "role_header", "tool_markup", "hidden_text", "learned_directive", "known_attack",
+            "detector")
+"""A redaction's family: a :data:`STRUCTURAL` family, hidden Tag text, the learned scorer, the memory
+of known attacks, or the ``detector`` hook."""
 
 Detector = Callable[[list], Sequence]
 """``detector(lines) -> verdicts``: receives the normalised lines (:func:`fold`, stripped; empty
@@ -90,15 +94,16 @@ STRUCTURAL: tuple[tuple[str, str, str, str], ...] = (
 _BOUNDARY = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _TAGS = re.compile("[\U000E0000-\U000E007F]")
 _HIDDEN_TEXT = -2          # the pass's entry for a segment spelling text in Tag characters
+_KNOWN_ATTACK = -3         # ... for a segment in the memory of known attacks
 _MAGIC = b"CKNSANW1"
-_VERSION = 4
+_VERSION = 5
 
 
 @dataclass(frozen=True)
 class Redaction:
     """One redacted line: its 0-based segment index, its family (:data:`FAMILIES`), the rule that
-    fired (the structural entry's pattern, ``score`` or ``detector``) and the score (weight units for
-    the learned scorer, the detector's verdict, 0 for a structural hit)."""
+    fired (the structural entry's pattern, ``score``, ``memory`` or ``detector``) and the score
+    (weight units for the learned scorer, the detector's verdict, 0 for a structural hit)."""
 
     line: int
     family: str
@@ -179,7 +184,7 @@ def _read_weights(data: bytes) -> tuple:
     (nf,) = struct.unpack_from("<I", data, pos)
     fold_keys = array("I", data[pos + 4: pos + 4 + 4 * nf])
     fold_offsets = array("I", data[pos + 4 + 4 * nf: pos + 8 + 8 * nf])
-    fold_pool = array("I", data[pos + 8 + 8 * nf:])
+    fold_pool = array("I", data[pos + 8 + 8 * nf: pos + 8 + 8 * nf + 4 * fold_offsets[-1]])
     if (len(fold_keys) != nf or len(fold_offsets) != nf + 1 or fold_offsets[0] != 0
             or fold_offsets[-1] != len(fold_pool)
             or any(not 0 <= b - a <= 31 for a, b in zip(fold_offsets, fold_offsets[1:]))
@@ -188,6 +193,11 @@ def _read_weights(data: bytes) -> tuple:
             or any(c < 128 and (fold_offsets[j + 1] - fold_offsets[j] != 1
                                 or fold_pool[fold_offsets[j]] >= 128) for j, c in enumerate(fold_keys))):
         raise CknValueError("ckn/sanitizer_weights.bin: damaged fold table")
+    pos += 8 + 8 * nf + 4 * len(fold_pool)
+    (nm,) = struct.unpack_from("<I", data, pos)
+    memory = array("I", data[pos + 4:])
+    if len(memory) != nm or any(not k & 1 for k in memory) or any(a >= b for a, b in zip(memory, memory[1:])):
+        raise CknValueError("ckn/sanitizer_weights.bin: damaged memory of known attacks")
     if k > 126:
         raise CknValueError(f"ckn/sanitizer_weights.bin: {k} concepts (at most 126)")
     # end_info[node]: 0, or concept + 1 with bit 7 for a whole-word stem; letters a-z step through
@@ -226,7 +236,7 @@ def _read_weights(data: bytes) -> tuple:
         offsets.append(len(points))
     anywhere = array("B", [where == "any" for _p, _f, where, _e in STRUCTURAL])
     return (k, threshold, weights, dense, keys, vals, end_info, points, offsets, anywhere, fold_keys,
-            fold_offsets, fold_pool, in_stem, first_of_stem, single)
+            fold_offsets, fold_pool, in_stem, first_of_stem, single, memory)
 
 
 def candidates_pass(texts: list, *, all_scores: bool = False):
@@ -254,6 +264,7 @@ def sanitized_by_pass(texts: list, lines, detector: Detector | None = None) -> d
     ``{i: SanitizedText}``; with ``detector``, its verdicts on every line are added."""
     flagged: dict[int, dict[int, Redaction]] = {}
     tagged = set()
+    bar = threshold()
     for t, seg, sc, entry in lines.finish():
         if seg < 0:
             tagged.add(t)
@@ -264,6 +275,8 @@ def sanitized_by_pass(texts: list, lines, detector: Detector | None = None) -> d
             red = Redaction(seg, family, STRUCTURAL[entry][0], float(sc))
         elif entry == _HIDDEN_TEXT:
             red = Redaction(seg, "hidden_text", "tag_characters", float(sc))
+        elif entry == _KNOWN_ATTACK and sc < bar:  # (the scorer's verdict goes first)
+            red = Redaction(seg, "known_attack", "memory", float(sc))
         else:
             red = Redaction(seg, "learned_directive", "score", float(sc))
         flagged.setdefault(t, {})[seg] = red
@@ -342,7 +355,7 @@ def structural_hit(line: str) -> str | None:
     line spelling text in Tag characters, or None."""
     p = candidates_pass([_BOUNDARY.sub(" ", line)])
     p.run(False)
-    entries = [row[3] for row in p.finish() if row[3] != -1]  # (-1: none; Tag rows carry -1)
+    entries = [row[3] for row in p.finish() if row[3] not in (-1, _KNOWN_ATTACK)]  # (Tag rows carry -1)
     if not entries:
         return None
     return "hidden_text" if entries[0] == _HIDDEN_TEXT else STRUCTURAL[entries[0]][1]

@@ -5,6 +5,7 @@ import json
 import re
 import sys
 import unicodedata
+from array import array
 from pathlib import Path
 
 import pytest
@@ -247,8 +248,13 @@ def test_a_bad_weights_file_is_refused():
         sanitizer._read_weights(b"PNG" + data[3:])
     with pytest.raises(CknValueError, match=f"version 1, this ckn reads version {sanitizer._VERSION}"):
         sanitizer._read_weights(data[:8] + (1).to_bytes(4, "little") + data[12:])
+    memory_at = len(data) - 4 * len(ref.read_weights(ROOT / "ckn" / "sanitizer_weights.bin").memory) - 4
     with pytest.raises(CknValueError, match="fold table"):
+        sanitizer._read_weights(data[:memory_at - 4])
+    with pytest.raises(CknValueError, match="memory of known attacks"):
         sanitizer._read_weights(data[:-4])
+    with pytest.raises(CknValueError, match="memory of known attacks"):   # keys are odd
+        sanitizer._read_weights(data[:-4] + bytes([data[-4] & 0xFE]) + data[-3:])
 
 
 def test_passes_in_turn_and_at_once_score_alike():
@@ -410,7 +416,54 @@ def test_project_corpus_false_positives():
     attack = [f for f, r in zip(flagged, rows) if r["label"] == "attack"]
     benign = [f for f, r in zip(flagged, rows) if r["label"] == "benign"]
     assert sum(benign) / len(benign) <= 0.01
-    assert sum(attack) / len(attack) >= 0.3
+    assert sum(attack) / len(attack) >= 0.97
+    families = {red.family for t in out.values() for red in t.redactions}
+    assert {"learned_directive", "known_attack"} <= families
+
+
+def _compiled_known(line):
+    p = candidates_pass([line])
+    p.run(False)
+    return any(e == sanitizer._KNOWN_ATTACK for _t, _s, _sc, e in p.finish())
+
+
+_MODEL_ARGS = sanitizer._read_weights((ROOT / "ckn" / "sanitizer_weights.bin").read_bytes())
+_WORDS = st.sampled_from(["a", "an", "the", "you", "all", "ignore", "previous", "instructions", "reveal",
+                          "prompt", "1", "42", "忽", "略", "之", "前", "指", "令", "무시", "하고", "ï", "DAN"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=16), st.lists(_WORDS, min_size=1, max_size=16), st.integers(0, 16))
+def test_memory_look_up_agrees_with_the_reference(reference_model, known_words, other, cut):
+    # a model whose memory is the keys of one line; lines sharing some of its words (about half
+    # of their keys known, so that every key and the count decide) get the reference's verdict
+    from ckn._sanitize import Model, SanitizePass
+    fold = reference_model[4]
+    memory = ref.line_keys(" ".join(known_words), fold, every=True)
+    model = Model(*_MODEL_ARGS[:-1], array("I", sorted(set(memory))))
+    for line in (" ".join(known_words), " ".join(known_words[:cut] + other), " ".join(other + known_words[cut:])):
+        p = SanitizePass(model, [line])
+        p.run(False)
+        got = any(e == sanitizer._KNOWN_ATTACK for _t, _s, _sc, e in p.finish())
+        if structural_hit(line) is None:
+            assert got == ref.known(ref.line_keys(line, fold), set(memory)), line
+
+
+_MEMORY = frozenset(_MODEL_ARGS[-1])
+_ATTACKS = [r["text"] for r in _corpus("injection_corpus.jsonl") if r["label"] == "attack" and "\n" not in r["text"]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_ATTACKS), LINES, st.booleans())
+def test_memory_of_known_attacks_agrees_with_the_reference(reference_model, attack, other, before):
+    # a known attack alone is found; with other text beside it, while half its keys still are
+    memory = _MEMORY
+    fold = reference_model[4]
+    for line in (attack, f"{other} {attack}" if before else f"{attack} {other}", other):
+        line = line.translate({ord(b): " " for b in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"})
+        if structural_hit(line) is None:
+            want = any(ref.known(ref.line_keys(seg, fold), memory) for seg in [line, *ref.payloads(line)])
+            assert _compiled_known(line) == want, line
 
 
 def test_weights_load_lazily_and_once():

@@ -12,8 +12,8 @@ each language of ``cse2_multilingual_mt`` is left out on its own. Documents: eve
 ``documents.jsonl`` is scanned line by line with the model that held out its attack's source; its
 verdict on the spliced line must equal the verdict on the same line alone.
 
-A verdict is: a structural entry of ``ckn.sanitizer.STRUCTURAL`` matches, or the score reaches the
-threshold. Sources with fewer than 20 attack lines are pooled as ``small`` in the macro average.
+A verdict is: a structural entry of ``ckn.sanitizer.STRUCTURAL`` matches, the score reaches the
+threshold, or a segment is in the held-out model's memory of known attacks (reported apart too). Sources with fewer than 20 attack lines are pooled as ``small`` in the macro average.
 """
 from __future__ import annotations
 
@@ -42,19 +42,23 @@ def _rate(a: int, n: int) -> str:
     return f"{100 * a / n:5.1f} % ({a}/{n})" if n else "   -"
 
 
-def report(rows, feats, n_feat, out_json=None, sources_only=False) -> dict:
+def report(rows, feats, keys, queries, n_feat, out_json=None, sources_only=False) -> dict:
+    """Print the evaluation (``keys``, ``queries``: ``train_sanitizer.memory_keys`` with and without
+    ``every``); the figures as a dict (and as JSON to ``out_json``)."""
     struct_hit = structural_flags(rows)
     folds = sorted({fold_of(r) for r in rows if r["source"] != ts.OWN})
     result = {"sources": {}, "languages": {}, "documents": {}}
     verdicts: dict[int, bool] = {}
+    by_memory: dict[int, bool] = {}       # flagged, and by the memory alone
     models = {}
     for fold in folds:
         test = [i for i, r in enumerate(rows) if fold_of(r) == fold]
         train = [i for i, r in enumerate(rows) if fold_of(r) != fold]
-        w, t = ts.train(rows, feats, train, n_feat)
-        models[fold] = (w, t)
-        for i, s in zip(test, ts.row_scores(feats, w, test)):
-            verdicts[i] = struct_hit[i] or s >= t
+        w, t, mem = ts.train(rows, feats, keys, train, n_feat)
+        models[fold] = (w, t, mem)
+        for i, s, m in zip(test, ts.row_scores(feats, w, test), ts.known_rows(queries, mem, test)):
+            verdicts[i] = struct_hit[i] or s >= t or m
+            by_memory[i] = m and not (struct_hit[i] or s >= t)
     # per source / group
     stats = defaultdict(lambda: [0, 0])
     for i, r in enumerate(rows):
@@ -69,7 +73,7 @@ def report(rows, feats, n_feat, out_json=None, sources_only=False) -> dict:
         tag = "  (not line-detectable)" if grp in ts.UNDETECTABLE else ""
         print(f"{src:28} {lab:7} {grp[:26]:26} {_rate(a, n):>20}{tag}")
     # macro recall over third-party detectable attack sources
-    per_src = defaultdict(lambda: [0, 0])
+    per_src = defaultdict(lambda: [0, 0, 0])   # flagged, lines, flagged by the memory alone
     bfp = defaultdict(lambda: [0, 0])
     for i, r in enumerate(rows):
         if i not in verdicts:
@@ -78,6 +82,7 @@ def report(rows, feats, n_feat, out_json=None, sources_only=False) -> dict:
         if r["label"] == "attack" and r.get("group") not in ts.UNDETECTABLE:
             per_src[(third, r["source"])][0] += verdicts[i]
             per_src[(third, r["source"])][1] += 1
+            per_src[(third, r["source"])][2] += by_memory[i]
         elif r["label"] == "benign":
             src = r["source"]
             if src in ("owasp_llm_top10",):
@@ -85,27 +90,29 @@ def report(rows, feats, n_feat, out_json=None, sources_only=False) -> dict:
                 bfp[(third, f"{src}/{r['lang']}")][1] += 1
             bfp[(third, src)][0] += verdicts[i]
             bfp[(third, src)][1] += 1
-    pooled = defaultdict(lambda: [0, 0])
-    for (third, src), (a, n) in per_src.items():
+    pooled = defaultdict(lambda: [0, 0, 0])
+    for (third, src), (a, n, m) in per_src.items():
         if third:
             name = src if n >= 20 else "small"
-            pooled[name][0] += a
-            pooled[name][1] += n
-    recalls = {s: a / n for s, (a, n) in pooled.items()}
+            for j, v in enumerate((a, n, m)):
+                pooled[name][j] += v
+    recalls = {s: a / n for s, (a, n, _m) in pooled.items()}
     macro = sum(recalls.values()) / max(1, len(recalls))
-    print(f"\nthird-party line-detectable attack recall, macro over {len(recalls)} sources: {100 * macro:.1f} %")
+    unaided = sum((a - m) / n for a, n, m in pooled.values()) / max(1, len(pooled))
+    print(f"\nthird-party line-detectable attack recall, macro over {len(recalls)} sources: {100 * macro:.1f} % "
+          f"({100 * unaided:.1f} % without the memory of known attacks)")
     for s, v in sorted(recalls.items(), key=lambda x: x[1]):
-        print(f"  {s:28} {100 * v:5.1f} %  ({pooled[s][0]}/{pooled[s][1]})")
+        print(f"  {s:28} {100 * v:5.1f} %  ({pooled[s][0]}/{pooled[s][1]}; by the memory alone {pooled[s][2]})")
     worst = max((a / n, k) for k, (a, n) in bfp.items() if n >= 20)
     print(f"benign false positives (held out), worst block: {worst[1][1]} {100 * worst[0]:.2f} %")
     for (third, src), (a, n) in sorted(bfp.items()):
         print(f"  {src:34} {_rate(a, n)}")
-    proj_a = [per_src[k] for k in per_src if not k[0]]
+    proj_a = [per_src[k][:2] for k in per_src if not k[0]]
     proj_b = [bfp[k] for k in bfp if not k[0]]
     pa = (sum(a for a, _ in proj_a), sum(n for _, n in proj_a))
     pb = (sum(a for a, _ in proj_b), sum(n for _, n in proj_b))
     print(f"project files (each held out): recall {_rate(*pa)}, false positives {_rate(*pb)}")
-    result.update(macro_recall=macro, recalls=recalls, worst_fp=worst[0],
+    result.update(macro_recall=macro, macro_without_memory=unaided, recalls=recalls, worst_fp=worst[0],
                   project={"recall": pa, "fp": pb},
                   sources={"/".join(k): v for k, v in stats.items()},
                   benign={k[1]: v for k, v in bfp.items()})
@@ -117,12 +124,13 @@ def report(rows, feats, n_feat, out_json=None, sources_only=False) -> dict:
     for lang in langs:
         test = [i for i, r in enumerate(rows) if r["source"] == "cse2_multilingual_mt" and r["lang"] == lang]
         train = [i for i, r in enumerate(rows) if not (r["source"] == "cse2_multilingual_mt" and r["lang"] == lang)]
-        w, t = ts.train(rows, feats, train, n_feat)
+        w, t, mem = ts.train(rows, feats, keys, train, n_feat)
         det = [i for i in test if rows[i].get("group") not in ts.UNDETECTABLE]
         sc = ts.row_scores(feats, w, det)
-        a = sum(struct_hit[i] or s >= t for i, s in zip(det, sc))
+        a = sum(struct_hit[i] or s >= t or m for i, s, m in zip(det, sc, ts.known_rows(queries, mem, det)))
         soc = [i for i in test if rows[i].get("group") in ts.UNDETECTABLE]
-        b = sum(struct_hit[i] or s >= t for i, s in zip(soc, ts.row_scores(feats, w, soc)))
+        b = sum(struct_hit[i] or s >= t or m
+                for i, s, m in zip(soc, ts.row_scores(feats, w, soc), ts.known_rows(queries, mem, soc)))
         result["languages"][lang] = (a, len(det))
         print(f"  {lang:9} {_rate(a, len(det)):>20}   direct_social {_rate(b, len(soc))}")
     documents(models, result)
@@ -146,18 +154,18 @@ def documents(models, result) -> None:
         def structural_hit(_s):
             return False
 
-    def flagged(line, w, t):  # the line or a payload in it
+    def flagged(line, w, t, mem):  # the line or a payload in it
         return any(structural_hit(s) or (bool(f := ref.line_features(s, trie, k, fold)) and ref.score(f, w) >= t)
-                   for s in ts.segments(line))
+                   or ref.known(ref.line_keys(s, fold), mem) for s in ts.segments(line))
 
     same = caught = fp_lines = lines = 0
     docs = [json.loads(x) for x in open(data / "documents.jsonl", encoding="utf-8")]
     for d in docs:
-        w, t = models[ts.fold_of({"source": d["attack_source"]})]
-        flags = [flagged(s, w, t) for s in ts.lines(d["text"])]
+        w, t, mem = models[ts.fold_of({"source": d["attack_source"]})]
+        flags = [flagged(s, w, t, mem) for s in ts.lines(d["text"])]
         attack = set(d["attack_lines"])
         raw_lines = d["text"].split("\n")
-        alone = [flagged(ts.lines(raw_lines[j])[0], w, t) for j in attack]
+        alone = [flagged(ts.lines(raw_lines[j])[0], w, t, mem) for j in attack]
         doc_v = [flags[j] for j in sorted(attack)]
         same += doc_v == alone
         caught += any(doc_v)
@@ -176,7 +184,8 @@ def main(argv=None) -> int:
     rows = ts.load_rows()
     fold = ts.fold_table()
     feats = ts.featurize(rows, ts.lexicon_entries(fold), fold)
-    report(rows, feats, ts.ref.n_features(len(ts.CONCEPTS)), args.json, args.sources_only)
+    report(rows, feats, ts.memory_keys(rows, fold, every=True), ts.memory_keys(rows, fold),
+           ts.ref.n_features(len(ts.CONCEPTS)), args.json, args.sources_only)
     return 0
 
 

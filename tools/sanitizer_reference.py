@@ -1,7 +1,8 @@
 """Pure-Python reference of the sanitizer's line scorer (the compiled ``ckn._sanitize`` must agree).
 
-A line is scored in four steps, each O(line length), and so is each text encoded in it
-(:func:`payloads`); the line's score is the highest of these:
+A line is judged in five steps, each O(line length), and so is each text encoded in it
+(:func:`payloads`); the line's score is the highest of these, and it is a known attack when one
+of them is:
 
 1. fold — per code point, through the weights file's fold table (``fold_table`` in
    ``tools/train_sanitizer.py``: NFKC, casefold, Latin/Greek/Cyrillic combining accents removed,
@@ -21,7 +22,10 @@ A line is scored in four steps, each O(line length), and so is each text encoded
    with their word distance (0, 1-2, 3+: "your response", "ignore ... instructions"), a few shape
    buckets, and hashed
    words and word pairs; the score is the sum of int16 weights of the
-   distinct active features (integer arithmetic, so compiled and reference agree exactly).
+   distinct active features (integer arithmetic, so compiled and reference agree exactly);
+5. memory (every segment with words) — the segment is a known attack when more than half of its
+   :func:`memory_keys` (whole short lines, runs of three words of longer ones) are in the weights
+   file's memory: the keys of the training attack lines that no training benign line has.
 """
 from __future__ import annotations
 
@@ -34,7 +38,7 @@ MAX_HITS = 64
 PAIR_WINDOW = 6
 N_GAPS = 3                 # word distance of consecutive concepts: same word, 1-2 words, 3 or more
 MAGIC = b"CKNSANW1"
-VERSION = 4
+VERSION = 5
 MAX_FOLD = 31                      # longest run of code points one code point folds to
 MIN_BASE64 = 16                    # base64 characters in a run that is decoded
 MIN_OCTETS = 4                     # groups of eight binary digits in a run that is decoded
@@ -49,6 +53,9 @@ _CODE = frozenset(map(ord, "=(){}[];<>_|\\/#"))
 # Shape features (offsets after the concept blocks), then hashed words.
 N_SHAPE = 18
 WORD_BITS = 18
+MEMORY_SPAN = 7                    # a segment of fewer words is one key in the memory of attacks
+SHINGLE = 3                        # a key of a longer segment: at least SHINGLE words
+KEY_CHARS = 12                     # ... and KEY_CHARS characters
 
 
 def wide(c: int) -> bool:
@@ -305,17 +312,81 @@ def features(chars, flags, n_words, shape, trie: Trie, k: int) -> list[int]:
     if sum(1 for _c, f, _w in hs if f & 32) >= 2:        # glued words: two matches inside one word
         out.add(base + 17)
     base += N_SHAPE
-    h = 2166136261
     prev = 0
+    for h, _n in words(chars, flags):
+        out.add(base + (h >> (32 - WORD_BITS)))
+        out.add(base + ((((prev * 31) ^ h) * 16777619) & 0xFFFFFFFF) % (1 << WORD_BITS))
+        prev = h
+    return sorted(out)
+
+
+def words(chars, flags) -> list[tuple[int, int]]:
+    """(FNV-1a-32 of its characters, its length) of each word, in order."""
+    out = []
+    h, n = 2166136261, 0
     for c, f in zip(chars, flags):
         if f & 1:
-            h = 2166136261
+            h, n = 2166136261, 0
         h = ((h ^ c) * 16777619) & 0xFFFFFFFF
+        n += 1
         if f & 2:
-            out.add(base + (h >> (32 - WORD_BITS)))
-            out.add(base + ((((prev * 31) ^ h) * 16777619) & 0xFFFFFFFF) % (1 << WORD_BITS))
-            prev = h
-    return sorted(out)
+            out.append((h, n))
+    return out
+
+
+def _mix(k: int, v: int) -> int:
+    return ((k ^ v) * 16777619) & 0xFFFFFFFF
+
+
+def _key(k: int) -> int:
+    """MurmurHash3's 32-bit finaliser, bit 0 set (0 marks an empty slot of the compiled table)."""
+    k ^= k >> 16
+    k = (k * 0x85EBCA6B) & 0xFFFFFFFF
+    k ^= k >> 13
+    k = (k * 0xC2B2AE35) & 0xFFFFFFFF
+    return (k ^ (k >> 16)) | 1
+
+
+def memory_keys(chars, flags, every: bool = False) -> list[int]:
+    """Step 5: the segment's keys in the memory of known attacks. A segment of MEMORY_SPAN words
+    or more is cut into runs of words, each the shortest that holds SHINGLE words and KEY_CHARS
+    characters (about three English words, twelve CJK characters): one after another, or with
+    ``every`` from every word (the keys stored for a training line: those of any cut of it). A
+    shorter segment, or one where no run fits, is one key: its word count, then its words. Word
+    hashes (:func:`words`) are combined by FNV-1a over 32-bit values, then :func:`_key`."""
+    ws = words(chars, flags)
+    if not ws:
+        return []
+    out = []
+    i = 0
+    while len(ws) >= MEMORY_SPAN:
+        k, n, j = 2166136261, 0, i
+        while j < len(ws) and (j - i < SHINGLE or n < KEY_CHARS):
+            k = _mix(k, ws[j][0])
+            n += ws[j][1]
+            j += 1
+        if j - i < SHINGLE or n < KEY_CHARS:
+            break
+        out.append(_key(k))
+        i = i + 1 if every else j
+    if not out:
+        k = _mix(2166136261, len(ws))
+        for h, _n in ws:
+            k = _mix(k, h)
+        out = [_key(k)]
+    return out
+
+
+def known(keys: list[int], memory) -> bool:
+    """Whether a segment is a known attack: more than half of its keys (:func:`memory_keys`, one
+    after another) are in ``memory``."""
+    return 2 * sum(k in memory for k in keys) > len(keys)
+
+
+def line_keys(line: str, fold: dict[int, tuple[int, ...]], every: bool = False) -> list[int]:
+    """:func:`memory_keys` of one line (no boundary inside)."""
+    chars, flags, _n_words, _shape = stream(fold_points(line, fold))
+    return memory_keys(chars, flags, every)
 
 
 def n_features(k: int) -> int:
@@ -333,7 +404,8 @@ def line_features(line: str, trie: Trie, k: int, fold: dict[int, tuple[int, ...]
 # (u8 concept, u8 whole_word, u16 length, length × u32 code points), u32 n_weights, n_weights × i16,
 # then the fold table: u32 n_fold, n_fold × u32 code points (strictly increasing),
 # (n_fold + 1) × u32 offsets into the pool (offsets[0] = 0, non-decreasing, each run ≤ MAX_FOLD),
-# offsets[n_fold] × u32 pool code points; nothing after it.
+# offsets[n_fold] × u32 pool code points, then the memory: u32 n_memory, n_memory × u32 keys
+# (odd, strictly increasing); nothing after it.
 
 class Weights(NamedTuple):
     version: int
@@ -342,9 +414,10 @@ class Weights(NamedTuple):
     entries: list
     weights: list
     fold: dict
+    memory: frozenset
 
 
-def write_weights(path, version: int, k: int, threshold: int, entries, weights, fold) -> None:
+def write_weights(path, version: int, k: int, threshold: int, entries, weights, fold, memory) -> None:
     parts = [MAGIC, struct.pack("<IIiI", version, k, threshold, len(entries))]
     for points, concept, whole in entries:
         parts.append(struct.pack("<BBH", concept, whole, len(points)))
@@ -357,6 +430,7 @@ def write_weights(path, version: int, k: int, threshold: int, entries, weights, 
         pool.extend(fold[c])
         offsets.append(len(pool))
     parts.append(struct.pack(f"<I{len(keys)}I{len(offsets)}I{len(pool)}I", len(keys), *keys, *offsets, *pool))
+    parts.append(struct.pack(f"<I{len(memory)}I", len(memory), *sorted(memory)))
     with open(path, "wb") as fh:
         fh.write(b"".join(parts))
 
@@ -385,7 +459,10 @@ def read_weights(path) -> Weights:
     offsets = struct.unpack_from(f"<{nf + 1}I", data, pos + 4 + 4 * nf)
     pool = struct.unpack_from(f"<{offsets[-1]}I", data, pos + 8 + 8 * nf)
     fold = {c: tuple(pool[offsets[j]:offsets[j + 1]]) for j, c in enumerate(keys)}
-    return Weights(version, k, threshold, entries, weights, fold)
+    pos += 8 + 8 * nf + 4 * offsets[-1]
+    (nm,) = struct.unpack_from("<I", data, pos)
+    memory = frozenset(struct.unpack_from(f"<{nm}I", data, pos + 4))
+    return Weights(version, k, threshold, entries, weights, fold, memory)
 
 
 def score(feats: list[int], weights: list[int]) -> int:

@@ -33,7 +33,9 @@ per language), so neither a large source nor a language decides the boundary. Th
 mean of BAGS fits, each without about a quarter of the sources (drawn by hash), which favours
 features that hold across sources over those one source alone supports. The threshold is the
 smallest score at which every benign source of the training data (sources under 300 lines
-pooled) has at most FP_TARGET of its lines at or above it.
+pooled) has at most FP_TARGET of its lines at or above it. The memory of known attacks holds the
+keys (``ref.memory_keys``: whole short lines, word triples of longer ones) of every trainable attack
+line that no benign line has.
 """
 from __future__ import annotations
 
@@ -206,6 +208,27 @@ def featurize(rows, entries, fold) -> list[list[list[int]]]:
     return [[ref.line_features(s, trie, k, fold) for s in segments(r["text"])] for r in rows]
 
 
+def memory_keys(rows, fold, every: bool = False) -> list[list[list[int]]]:
+    """Per row, the memory keys of its segments (``ref.memory_keys``; ``every``: those stored)."""
+    return [[ref.line_keys(s, fold, every) for s in segments(r["text"])] for r in rows]
+
+
+def memory(rows, keys, idx) -> frozenset:
+    """The memory of known attacks from rows ``idx`` (``keys``: :func:`memory_keys` with ``every``):
+    every key of a trainable attack row's segments that no benign row's segment has."""
+    attack, benign = set(), set()
+    for i in idx:
+        if trainable(rows[i]):
+            (attack if rows[i]["label"] == "attack" else benign).update(k for seg in keys[i] for k in seg)
+    return frozenset(attack - benign)
+
+
+def known_rows(keys, mem, idx) -> list[bool]:
+    """Whether a segment of each row ``idx`` is a known attack (``ref.known``; ``keys``:
+    :func:`memory_keys`)."""
+    return [any(ref.known(seg, mem) for seg in keys[i]) for i in idx]
+
+
 def sample_weights(rows, idx) -> np.ndarray:
     """Balanced: each (source, label) block weighs in proportion to the square root of its size; benign
     lines weigh BENIGN_SHARE of the total (false alarms are kept rare by the threshold, not by the
@@ -308,9 +331,10 @@ def benign_blocks(rows, idx) -> dict[str, list[int]]:
     return blocks
 
 
-def train(rows, feats, idx, n_feat):
-    """Quantised weights fitted on rows ``idx`` and the threshold: the smallest score at which every
-    benign block (:func:`benign_blocks`) has at most FP_TARGET of its lines at or above it."""
+def train(rows, feats, keys, idx, n_feat):
+    """Quantised weights fitted on rows ``idx``, the threshold: the smallest score at which every
+    benign block (:func:`benign_blocks`) has at most FP_TARGET of its lines at or above it, and the
+    memory of known attacks (:func:`memory`)."""
     w = quantise(fit(rows, feats, idx, n_feat))
     t = -(1 << 30)
     for members in benign_blocks(rows, idx).values():
@@ -318,7 +342,7 @@ def train(rows, feats, idx, n_feat):
         allowed = int(FP_TARGET * len(s))
         if allowed < len(s):
             t = max(t, s[allowed] + 1)
-    return w, t
+    return w, t, memory(rows, keys, idx)
 
 
 def main(argv=None) -> int:
@@ -330,13 +354,14 @@ def main(argv=None) -> int:
     entries = lexicon_entries(fold)
     k = len(CONCEPTS)
     feats = featurize(rows, entries, fold)
-    w, t = train(rows, feats, list(range(len(rows))), ref.n_features(k))
-    ref.write_weights(WEIGHTS, ref.VERSION, k, t, entries, w, fold)
+    keys = memory_keys(rows, fold, every=True)
+    w, t, mem = train(rows, feats, keys, list(range(len(rows))), ref.n_features(k))
+    ref.write_weights(WEIGHTS, ref.VERSION, k, t, entries, w, fold, mem)
     print(f"wrote {WEIGHTS.relative_to(ROOT)}: {len(entries)} stems, {len(w)} weights, threshold {t}, "
-          f"{len(fold)} folded code points")
+          f"{len(fold)} folded code points, {len(mem)} keys of known attacks")
     if not args.no_eval:
         import sanitizer_eval
-        sanitizer_eval.report(rows, feats, ref.n_features(k))
+        sanitizer_eval.report(rows, feats, keys, memory_keys(rows, fold), ref.n_features(k))
     return 0
 
 
