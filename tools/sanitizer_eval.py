@@ -126,13 +126,15 @@ def report(rows, feats, keys, queries, n_feat, out_json=None, sources_only=False
         train = [i for i, r in enumerate(rows) if not (r["source"] == "cse2_multilingual_mt" and r["lang"] == lang)]
         w, t, mem = ts.train(rows, feats, keys, train, n_feat)
         det = [i for i in test if rows[i].get("group") not in ts.UNDETECTABLE]
-        sc = ts.row_scores(feats, w, det)
-        a = sum(struct_hit[i] or s >= t or m for i, s, m in zip(det, sc, ts.known_rows(queries, mem, det)))
+        by_form = [struct_hit[i] or s >= t for i, s in zip(det, ts.row_scores(feats, w, det))]
+        mem_v = ts.known_rows(queries, mem, det)
+        a = sum(f or m for f, m in zip(by_form, mem_v))
+        alone = sum(m and not f for f, m in zip(by_form, mem_v))
         soc = [i for i in test if rows[i].get("group") in ts.UNDETECTABLE]
         b = sum(struct_hit[i] or s >= t or m
                 for i, s, m in zip(soc, ts.row_scores(feats, w, soc), ts.known_rows(queries, mem, soc)))
-        result["languages"][lang] = (a, len(det))
-        print(f"  {lang:9} {_rate(a, len(det)):>20}   direct_social {_rate(b, len(soc))}")
+        result["languages"][lang] = (a, len(det), alone)
+        print(f"  {lang:9} {_rate(a, len(det)):>20} (by the memory alone {alone})   direct_social {_rate(b, len(soc))}")
     documents(models, result)
     if out_json:
         Path(out_json).write_text(json.dumps(result, indent=1, default=list))
