@@ -24,8 +24,8 @@ of them is:
    words and word pairs; the score is the sum of int16 weights of the
    distinct active features (integer arithmetic, so compiled and reference agree exactly);
 5. memory (every segment with words) — the segment is a known attack when more than half of its
-   :func:`memory_keys` (whole short lines, runs of three words of longer ones) are in the weights
-   file's memory: the keys of the training attack lines that no training benign line has.
+   :func:`memory_keys` (whole short lines, runs of three or more words of longer ones) are in the
+   weights file's memory: the keys of the training attack lines that no training benign line has.
 """
 from __future__ import annotations
 

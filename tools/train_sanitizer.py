@@ -34,8 +34,8 @@ mean of BAGS fits, each without about a quarter of the sources (drawn by hash), 
 features that hold across sources over those one source alone supports. The threshold is the
 smallest score at which every benign source of the training data (sources under 300 lines
 pooled) has at most FP_TARGET of its lines at or above it. The memory of known attacks holds the
-keys (``ref.memory_keys``: whole short lines, word triples of longer ones) of every trainable attack
-line that no benign line has.
+keys (``ref.memory_keys``: whole short lines, runs of three or more words of longer ones, from
+every word) of every trainable attack line that no benign line has.
 """
 from __future__ import annotations
 
