@@ -1165,6 +1165,8 @@ cdef class Model:
         memory_table = array("I", [0]) * (mmask + 1)
         table = memory_table
         for j in range(mem.shape[0]):
+            if not mem[j] & 1 or (j > 0 and mem[j] <= mem[j - 1]):
+                raise ValueError("the memory of known attacks is not odd keys in increasing order")
             slot = (mem[j] >> 1) & mmask
             while table[slot]:
                 slot = (slot + 1) & mmask

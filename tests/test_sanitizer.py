@@ -253,8 +253,11 @@ def test_a_bad_weights_file_is_refused():
         sanitizer._read_weights(data[:memory_at - 4])
     with pytest.raises(CknValueError, match="memory of known attacks"):
         sanitizer._read_weights(data[:-4])
-    with pytest.raises(CknValueError, match="memory of known attacks"):   # keys are odd
-        sanitizer._read_weights(data[:-4] + bytes([data[-4] & 0xFE]) + data[-3:])
+    from ckn._sanitize import Model
+    for bad in (data[:-4] + bytes([data[-4] & 0xFE]) + data[-3:],   # keys are odd and increase
+                data[:-8] + data[-4:] + data[-8:-4]):
+        with pytest.raises(ValueError, match="memory of known attacks"):
+            Model(*sanitizer._read_weights(bad))
 
 
 def test_passes_in_turn_and_at_once_score_alike():
