@@ -13,9 +13,9 @@ redacted when
    ordered pairs, a few shape buckets and hashed words; int16 weights from
    ``sanitizer_weights.bin``, trained and evaluated leave-one-source-out by
    ``tools/train_sanitizer.py`` (docs/security.md), or
-3. it is a known attack (when the scorer does not flag it): at least half of its word triples (a
-   line of under seven words: the whole line) are in the weights file's memory of the training
-   attack lines, or
+3. it is a known attack (when the scorer does not flag it): more than half of its runs of three
+   or more words (a line of under seven words: the whole line) are in the weights file's memory
+   of the training attack lines, or
 4. the optional ``detector`` callable says so.
 
 Before matching, the compiled pass folds each code point through the weights file's fold table

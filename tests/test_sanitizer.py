@@ -424,8 +424,9 @@ def test_project_corpus_false_positives():
     assert {"learned_directive", "known_attack"} <= families
 
 
-def _compiled_known(line):
-    p = candidates_pass([line])
+def _compiled_known(line, model=None):
+    from ckn._sanitize import SanitizePass
+    p = SanitizePass(model or sanitizer._model(), [line])
     p.run(False)
     return any(e == sanitizer._KNOWN_ATTACK for _t, _s, _sc, e in p.finish())
 
@@ -440,16 +441,13 @@ _WORDS = st.sampled_from(["a", "an", "the", "you", "all", "ignore", "previous", 
 def test_memory_look_up_agrees_with_the_reference(reference_model, known_words, other, cut):
     # a model whose memory is the keys of one line; lines sharing some of its words (about half
     # of their keys known, so that every key and the count decide) get the reference's verdict
-    from ckn._sanitize import Model, SanitizePass
+    from ckn._sanitize import Model
     fold = reference_model[4]
     memory = ref.line_keys(" ".join(known_words), fold, every=True)
     model = Model(*_MODEL_ARGS[:-1], array("I", sorted(set(memory))))
     for line in (" ".join(known_words), " ".join(known_words[:cut] + other), " ".join(other + known_words[cut:])):
-        p = SanitizePass(model, [line])
-        p.run(False)
-        got = any(e == sanitizer._KNOWN_ATTACK for _t, _s, _sc, e in p.finish())
         if structural_hit(line) is None:
-            assert got == ref.known(ref.line_keys(line, fold), set(memory)), line
+            assert _compiled_known(line, model) == ref.known(ref.line_keys(line, fold), set(memory)), line
 
 
 _MEMORY = frozenset(_MODEL_ARGS[-1])

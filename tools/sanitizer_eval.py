@@ -13,7 +13,8 @@ each language of ``cse2_multilingual_mt`` is left out on its own. Documents: eve
 verdict on the spliced line must equal the verdict on the same line alone.
 
 A verdict is: a structural entry of ``ckn.sanitizer.STRUCTURAL`` matches, the score reaches the
-threshold, or a segment is in the held-out model's memory of known attacks (reported apart too). Sources with fewer than 20 attack lines are pooled as ``small`` in the macro average.
+threshold, or a segment is in the held-out model's memory of known attacks (reported apart too).
+Sources with fewer than 20 attack lines are pooled as ``small`` in the macro average.
 """
 from __future__ import annotations
 
