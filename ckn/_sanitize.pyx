@@ -36,6 +36,9 @@ cdef enum:
     PAGES = 0x1100                 # fold table pages of 256 code points
     N_CLASS = 0x10000              # code points below this have their class and fold in tables
     NO_ONE = 0x7FFFFFFF            # fold_one: the code point folds to none or to several
+    WHERE_START = 0                # a structural entry's place: the line start,
+    WHERE_ANY = 1                  # ... anywhere in the line,
+    WHERE_HEADING = 2              # ... the line start, and it ends the heading
     NO_ENTRY = -1                  # a segment's entry: no structural hit
     HIDDEN_TEXT = -2               # ... the segment spells text in Tag characters (no table entry)
     KNOWN_ATTACK = -3              # ... the segment is in the memory of known attacks (:func:`known`)
@@ -85,7 +88,7 @@ cdef struct model_t:
     const uint8_t* first_of_stem   # (a code point outside these bitmaps goes to the hash)
     const uint32_t* spoints        # structural entries, concatenated
     const int64_t* soffsets        # entry e: spoints[soffsets[e]:soffsets[e + 1]]
-    const uint8_t* sanywhere
+    const uint8_t* swhere          # WHERE_START, WHERE_ANY or WHERE_HEADING
     Py_ssize_t n_struct
     const int32_t* fold_page       # code point >> 8 -> block, or -1 (no code point of it folds)
     const int32_t* fold_block      # block * 256 + (c & 255) -> pool offset << 5 | length, or -1
@@ -313,7 +316,9 @@ cdef Py_ssize_t fold_segment(const model_t* m, scratch_t* s, const unit_t* data,
 
 cdef bint struct_at(const model_t* m, Py_ssize_t e, const src_t* src, Py_ssize_t i,
                     Py_ssize_t n) noexcept nogil:
-    """Whether structural entry e matches the folded ``src[i:n]`` (spaces and tabs skipped)."""
+    """Whether structural entry e matches the folded ``src[i:n]`` (spaces and tabs skipped). A
+    WHERE_HEADING entry must also end the heading: after the rest of its last word only spaces
+    and tabs, then the end or a character that is no letter or digit."""
     cdef Py_ssize_t p = m.soffsets[e], end = m.soffsets[e + 1]
     cdef uint32_t c
     while p < end:
@@ -325,7 +330,13 @@ cdef bint struct_at(const model_t* m, Py_ssize_t e, const src_t* src, Py_ssize_t
             return False
         i += 1
         p += 1
-    return True
+    if m.swhere[e] != WHERE_HEADING:
+        return True
+    while i < n and word_char(at(m, src, i)):
+        i += 1
+    while i < n and (at(m, src, i) == 0x20 or at(m, src, i) == 0x09):
+        i += 1
+    return i >= n or not word_char(at(m, src, i))
 
 
 cdef Py_ssize_t struct_start(const model_t* m, const src_t* src, Py_ssize_t n) noexcept nogil:
@@ -341,7 +352,7 @@ cdef Py_ssize_t struct_start(const model_t* m, const src_t* src, Py_ssize_t n) n
     if start < n:
         c = at(m, src, start)
         for e in range(m.n_struct):
-            if not m.sanywhere[e] and m.spoints[m.soffsets[e]] == c and struct_at(m, e, src, start, n):
+            if m.swhere[e] != WHERE_ANY and m.spoints[m.soffsets[e]] == c and struct_at(m, e, src, start, n):
                 return e
     return -1
 
@@ -351,7 +362,7 @@ cdef Py_ssize_t struct_any(const model_t* m, const src_t* src, Py_ssize_t i, Py_
     cdef Py_ssize_t e
     cdef uint32_t c = at(m, src, i)
     for e in range(m.n_struct):
-        if m.sanywhere[e] and m.spoints[m.soffsets[e]] == c and struct_at(m, e, src, i, n):
+        if m.swhere[e] == WHERE_ANY and m.spoints[m.soffsets[e]] == c and struct_at(m, e, src, i, n):
             return e
     return -1
 
@@ -1091,14 +1102,14 @@ cdef class Model:
     cdef readonly long long threshold
 
     def __init__(self, int k, long long threshold, weights, dense, tkeys, tvals, end_info, spoints,
-                 soffsets, sanywhere, fold_keys, fold_offsets, fold_pool, in_stem, first_of_stem, single,
+                 soffsets, swhere, fold_keys, fold_offsets, fold_pool, in_stem, first_of_stem, single,
                  memory):
         cdef const uint32_t[::1] keys = fold_keys
         cdef const uint32_t[::1] offs = fold_offsets
         cdef const uint32_t[::1] pool = fold_pool
         cdef const uint32_t[::1] sp = spoints
         cdef const int64_t[::1] so = soffsets
-        cdef const uint8_t[::1] sa = sanywhere
+        cdef const uint8_t[::1] sa = swhere
         cdef const int16_t[::1] w = weights
         cdef const int32_t[::1] dn = dense
         cdef const uint64_t[::1] tk = tkeys
@@ -1155,7 +1166,7 @@ cdef class Model:
         for c in range(N_CLASS):
             classes[c] = class_of(c)
         for e in range(sa.shape[0]):
-            if sa[e] and sp[so[e]] < 0x80:
+            if sa[e] == WHERE_ANY and sp[so[e]] < 0x80:
                 classes[sp[so[e]]] |= C_ANY
         for c in range(N_CLASS):
             if (fos[c >> 3] >> (c & 7)) & 1:
@@ -1171,7 +1182,7 @@ cdef class Model:
             while table[slot]:
                 slot = (slot + 1) & mmask
             table[slot] = mem[j]
-        self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, sanywhere, fold_page,
+        self.buffers = (weights, dense, tkeys, tvals, end_info, spoints, soffsets, swhere, fold_page,
                         fold_block, fold_pool, fold_one, class_table, tri_table, duo_table, in_stem,
                         first_of_stem, single, memory_table)
         self.m.memory = &table[0]
@@ -1191,7 +1202,7 @@ cdef class Model:
         self.m.first_of_stem = &fos[0]
         self.m.spoints = &sp[0]
         self.m.soffsets = &so[0]
-        self.m.sanywhere = &sa[0]
+        self.m.swhere = &sa[0]
         self.m.n_struct = sa.shape[0]
         self.m.fold_page = &page[0]
         self.m.fold_block = &block[0]
