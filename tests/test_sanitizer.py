@@ -322,7 +322,8 @@ def test_line_start_entries_only_match_at_the_start():
 
 
 @pytest.mark.parametrize("heading", ["## System requirements", "### System Design", "## Systemd units",
-                                     "### Instructions for building from source", "### Instruction set architecture"])
+                                     "### Instructions for building from source",
+                                     "### Instruction set architecture"])
 def test_headings_that_only_begin_with_a_role_word_are_kept(heading):
     assert structural_hit(heading) is None
     assert sanitize_text(f"{heading}\nPython 3.10 or newer.").redactions == ()
