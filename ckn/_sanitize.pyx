@@ -61,6 +61,8 @@ cdef enum:
     C_BASE64 = 1024                # a-z 0-9 + / (a base64 character, folded)
     F_STEM = 64                    # stream flag: a word start whose character may begin a stem
 
+cdef uint64_t FNV64_BASIS = 0xCBF29CE484222325ULL   # FNV-1a-64's offset basis (memory keys)
+
 ctypedef fused unit_t:             # a str's code units (PyUnicode kinds 1, 2, 4)
     uint8_t
     uint16_t
@@ -100,8 +102,8 @@ cdef struct model_t:
     uint16_t ascii_cls[128]        # class of the folded ASCII code point
     uint8_t ascii_leet[128]        # the letter a leet character reads as among letters
     int8_t base64[128]             # the value of a base64 character (as written), or -1
-    const uint32_t* memory         # keys of known attacks (odd), open addressing; 0: an empty slot
-    uint32_t mmask
+    const uint64_t* memory         # keys of known attacks (odd), open addressing; 0: an empty slot
+    uint64_t mmask
 
 
 cdef struct shape_t:
@@ -750,19 +752,19 @@ cdef int64_t features(const model_t* m, scratch_t* s, const int32_t* hc,
     return total
 
 
-cdef inline uint32_t mix(uint32_t k, uint32_t v) noexcept nogil:
-    return (k ^ v) * 16777619u
+cdef inline uint64_t mix(uint64_t k, uint32_t v) noexcept nogil:
+    return (k ^ v) * 0x100000001B3ULL   # one FNV-1a-64 step
 
 
-cdef inline bint in_memory(const model_t* m, uint32_t k) noexcept nogil:
-    """Whether the key of the combined hash ``k`` (MurmurHash3's finaliser, bit 0 set) is a known
-    attack's."""
-    cdef uint32_t slot
-    k ^= k >> 16
-    k *= 0x85EBCA6Bu
-    k ^= k >> 13
-    k *= 0xC2B2AE35u
-    k = (k ^ (k >> 16)) | 1
+cdef inline bint in_memory(const model_t* m, uint64_t k) noexcept nogil:
+    """Whether the key of the combined hash ``k`` (MurmurHash3's 64-bit finaliser, bit 0 set) is a
+    known attack's."""
+    cdef uint64_t slot
+    k ^= k >> 33
+    k *= 0xFF51AFD7ED558CCDULL
+    k ^= k >> 33
+    k *= 0xC4CEB9FE1A85EC53ULL
+    k = (k ^ (k >> 33)) | 1
     slot = (k >> 1) & m.mmask
     while m.memory[slot]:
         if m.memory[slot] == k:
@@ -774,28 +776,29 @@ cdef inline bint in_memory(const model_t* m, uint32_t k) noexcept nogil:
 cdef bint known(const model_t* m, scratch_t* s, Py_ssize_t n_words, Py_ssize_t nc) noexcept nogil:
     """Reference ``known`` of ``memory_keys``: more than half of the segment's keys are in the
     memory (its ``n_words`` words, their hashes ``s.hashes`` and starts ``s.starts`` in ``nc``
-    characters). The keys overwrite ``s.hashes`` (the last step to read them), then are looked up
-    until the miss that decides. O(n_words)."""
+    characters). The keys overwrite ``s.hashes`` (the last step to read them; a 64-bit key takes
+    two of its places), then are looked up until the miss that decides. O(n_words)."""
     cdef uint32_t* hashes = s.hashes
+    cdef uint64_t* keys = <uint64_t*>s.hashes
     cdef const int32_t* starts = s.starts
     cdef Py_ssize_t i, j = 0, chars = 0, n_keys = 0, misses = 0
-    cdef uint32_t k = 2166136261u
+    cdef uint64_t k = FNV64_BASIS
     if n_words >= MEMORY_SPAN:
         for i in range(n_words):  # runs of SHINGLE words and KEY_CHARS characters, one after another
             k = mix(k, hashes[i])
             chars += (starts[i + 1] if i + 1 < n_words else nc) - starts[i]
             if i + 1 - j >= SHINGLE and chars >= KEY_CHARS:
-                hashes[n_keys] = k    # (n_keys <= i: a hash is read before its place is reused)
-                n_keys += 1
-                k, j, chars = 2166136261u, i + 1, 0
+                keys[n_keys] = k    # (2 * n_keys + 1 <= i, as each run holds three or more words:
+                n_keys += 1         # a hash is read before its place is reused)
+                k, j, chars = FNV64_BASIS, i + 1, 0
         for i in range(n_keys):
-            if not in_memory(m, hashes[i]):
+            if not in_memory(m, keys[i]):
                 misses += 1
                 if 2 * misses >= n_keys:
                     return False
         if n_keys:
             return True
-    k = mix(2166136261u, <uint32_t>n_words)
+    k = mix(FNV64_BASIS, <uint32_t>n_words)
     for i in range(n_words):
         k = mix(k, hashes[i])
     return in_memory(m, k)
@@ -1118,9 +1121,9 @@ cdef class Model:
         cdef const uint8_t[::1] ins = in_stem
         cdef const uint64_t[::1] sg = single
         cdef const uint8_t[::1] fos = first_of_stem
-        cdef const uint32_t[::1] mem = memory
-        cdef uint32_t[::1] table
-        cdef uint32_t slot, mmask = 15
+        cdef const uint64_t[::1] mem = memory
+        cdef uint64_t[::1] table
+        cdef uint64_t slot, mmask = 15
         cdef int32_t[::1] page
         cdef int32_t[::1] block
         cdef uint16_t[::1] classes
@@ -1173,7 +1176,7 @@ cdef class Model:
                 classes[c] |= C_STEM
         while mmask + 1 < 2 * mem.shape[0]:   # (at most half full)
             mmask = 2 * mmask + 1
-        memory_table = array("I", [0]) * (mmask + 1)
+        memory_table = array("Q", [0]) * (mmask + 1)
         table = memory_table
         for j in range(mem.shape[0]):
             if not mem[j] & 1 or (j > 0 and mem[j] <= mem[j - 1]):

@@ -100,7 +100,7 @@ _TAGS = re.compile("[\U000E0000-\U000E007F]")
 _HIDDEN_TEXT = -2          # the pass's entry for a segment spelling text in Tag characters
 _KNOWN_ATTACK = -3         # ... for a segment in the memory of known attacks
 _MAGIC = b"CKNSANW1"
-_VERSION = 5
+_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -199,9 +199,9 @@ def _read_weights(data: bytes) -> tuple:
         raise CknValueError("ckn/sanitizer_weights.bin: damaged fold table")
     pos += 8 + 8 * nf + 4 * len(fold_pool)
     (nm,) = struct.unpack_from("<I", data, pos)
-    memory = array("I", data[pos + 4:])
-    if len(memory) != nm:  # (Model checks that the keys are odd and increasing)
+    if len(data) != pos + 4 + 8 * nm:  # (Model checks that the keys are odd and increasing)
         raise CknValueError("ckn/sanitizer_weights.bin: damaged memory of known attacks")
+    memory = array("Q", data[pos + 4:])
     if k > 126:
         raise CknValueError(f"ckn/sanitizer_weights.bin: {k} concepts (at most 126)")
     # end_info[node]: 0, or concept + 1 with bit 7 for a whole-word stem; letters a-z step through

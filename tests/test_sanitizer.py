@@ -248,14 +248,14 @@ def test_a_bad_weights_file_is_refused():
         sanitizer._read_weights(b"PNG" + data[3:])
     with pytest.raises(CknValueError, match=f"version 1, this ckn reads version {sanitizer._VERSION}"):
         sanitizer._read_weights(data[:8] + (1).to_bytes(4, "little") + data[12:])
-    memory_at = len(data) - 4 * len(ref.read_weights(ROOT / "ckn" / "sanitizer_weights.bin").memory) - 4
+    memory_at = len(data) - 8 * len(ref.read_weights(ROOT / "ckn" / "sanitizer_weights.bin").memory) - 4
     with pytest.raises(CknValueError, match="fold table"):
         sanitizer._read_weights(data[:memory_at - 4])
     with pytest.raises(CknValueError, match="memory of known attacks"):
         sanitizer._read_weights(data[:-4])
     from ckn._sanitize import Model
-    for bad in (data[:-4] + bytes([data[-4] & 0xFE]) + data[-3:],   # keys are odd and increase
-                data[:-8] + data[-4:] + data[-8:-4]):
+    for bad in (data[:-8] + bytes([data[-8] & 0xFE]) + data[-7:],   # keys are odd and increase
+                data[:-16] + data[-8:] + data[-16:-8]):
         with pytest.raises(ValueError, match="memory of known attacks"):
             Model(*sanitizer._read_weights(bad))
 
@@ -451,6 +451,12 @@ _WORDS = st.sampled_from(["a", "an", "the", "you", "all", "ignore", "previous", 
                           "prompt", "1", "42", "忽", "略", "之", "前", "指", "令", "무시", "하고", "ï", "DAN"])
 
 
+def test_a_short_benign_line_does_not_collide_with_the_memory():
+    # a line under seven words is one key; with 32-bit keys this one matched the key of a run of
+    # a training attack line (about one short line in 18,000 would); 64-bit keys make that ~1e-14
+    assert sanitize_text("durable storage sqlite").redactions == ()
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_WORDS, min_size=1, max_size=16), st.lists(_WORDS, min_size=1, max_size=16), st.integers(0, 16))
 def test_memory_look_up_agrees_with_the_reference(reference_model, known_words, other, cut):
@@ -459,7 +465,7 @@ def test_memory_look_up_agrees_with_the_reference(reference_model, known_words, 
     from ckn._sanitize import Model
     fold = reference_model[4]
     memory = ref.line_keys(" ".join(known_words), fold, every=True)
-    model = Model(*_MODEL_ARGS[:-1], array("I", sorted(set(memory))))
+    model = Model(*_MODEL_ARGS[:-1], array("Q", sorted(set(memory))))
     for line in (" ".join(known_words), " ".join(known_words[:cut] + other), " ".join(other + known_words[cut:])):
         if structural_hit(line) is None:
             assert _compiled_known(line, model) == ref.known(ref.line_keys(line, fold), set(memory)), line

@@ -38,7 +38,7 @@ MAX_HITS = 64
 PAIR_WINDOW = 6
 N_GAPS = 3                 # word distance of consecutive concepts: same word, 1-2 words, 3 or more
 MAGIC = b"CKNSANW1"
-VERSION = 5
+VERSION = 6
 MAX_FOLD = 31                      # longest run of code points one code point folds to
 MIN_BASE64 = 16                    # base64 characters in a run that is decoded
 MIN_OCTETS = 4                     # groups of eight binary digits in a run that is decoded
@@ -334,17 +334,22 @@ def words(chars, flags) -> list[tuple[int, int]]:
     return out
 
 
+FNV64_BASIS = 0xCBF29CE484222325
+M64 = (1 << 64) - 1
+
+
 def _mix(k: int, v: int) -> int:
-    return ((k ^ v) * 16777619) & 0xFFFFFFFF
+    """One FNV-1a-64 step over a 32-bit value."""
+    return ((k ^ v) * 0x100000001B3) & M64
 
 
 def _key(k: int) -> int:
-    """MurmurHash3's 32-bit finaliser, bit 0 set (0 marks an empty slot of the compiled table)."""
-    k ^= k >> 16
-    k = (k * 0x85EBCA6B) & 0xFFFFFFFF
-    k ^= k >> 13
-    k = (k * 0xC2B2AE35) & 0xFFFFFFFF
-    return (k ^ (k >> 16)) | 1
+    """MurmurHash3's 64-bit finaliser, bit 0 set (0 marks an empty slot of the compiled table)."""
+    k ^= k >> 33
+    k = (k * 0xFF51AFD7ED558CCD) & M64
+    k ^= k >> 33
+    k = (k * 0xC4CEB9FE1A85EC53) & M64
+    return (k ^ (k >> 33)) | 1
 
 
 def memory_keys(chars, flags, every: bool = False) -> list[int]:
@@ -353,14 +358,15 @@ def memory_keys(chars, flags, every: bool = False) -> list[int]:
     characters (about three English words, twelve CJK characters): one after another, or with
     ``every`` from every word (the keys stored for a training line: those of any cut of it). A
     shorter segment, or one where no run fits, is one key: its word count, then its words. Word
-    hashes (:func:`words`) are combined by FNV-1a over 32-bit values, then :func:`_key`."""
+    hashes (:func:`words`) are combined by FNV-1a-64 over 32-bit values, then :func:`_key`: 64-bit
+    keys, so that a line collides with a stored key by chance about once in 10¹⁴."""
     ws = words(chars, flags)
     if not ws:
         return []
     out = []
     i = 0
     while len(ws) >= MEMORY_SPAN:
-        k, n, j = 2166136261, 0, i
+        k, n, j = FNV64_BASIS, 0, i
         while j < len(ws) and (j - i < SHINGLE or n < KEY_CHARS):
             k = _mix(k, ws[j][0])
             n += ws[j][1]
@@ -370,7 +376,7 @@ def memory_keys(chars, flags, every: bool = False) -> list[int]:
         out.append(_key(k))
         i = i + 1 if every else j
     if not out:
-        k = _mix(2166136261, len(ws))
+        k = _mix(FNV64_BASIS, len(ws))
         for h, _n in ws:
             k = _mix(k, h)
         out = [_key(k)]
@@ -404,7 +410,7 @@ def line_features(line: str, trie: Trie, k: int, fold: dict[int, tuple[int, ...]
 # (u8 concept, u8 whole_word, u16 length, length × u32 code points), u32 n_weights, n_weights × i16,
 # then the fold table: u32 n_fold, n_fold × u32 code points (strictly increasing),
 # (n_fold + 1) × u32 offsets into the pool (offsets[0] = 0, non-decreasing, each run ≤ MAX_FOLD),
-# offsets[n_fold] × u32 pool code points, then the memory: u32 n_memory, n_memory × u32 keys
+# offsets[n_fold] × u32 pool code points, then the memory: u32 n_memory, n_memory × u64 keys
 # (odd, strictly increasing); nothing after it.
 
 class Weights(NamedTuple):
@@ -430,7 +436,7 @@ def write_weights(path, version: int, k: int, threshold: int, entries, weights, 
         pool.extend(fold[c])
         offsets.append(len(pool))
     parts.append(struct.pack(f"<I{len(keys)}I{len(offsets)}I{len(pool)}I", len(keys), *keys, *offsets, *pool))
-    parts.append(struct.pack(f"<I{len(memory)}I", len(memory), *sorted(memory)))
+    parts.append(struct.pack(f"<I{len(memory)}Q", len(memory), *sorted(memory)))
     with open(path, "wb") as fh:
         fh.write(b"".join(parts))
 
@@ -461,7 +467,7 @@ def read_weights(path) -> Weights:
     fold = {c: tuple(pool[offsets[j]:offsets[j + 1]]) for j, c in enumerate(keys)}
     pos += 8 + 8 * nf + 4 * offsets[-1]
     (nm,) = struct.unpack_from("<I", data, pos)
-    memory = frozenset(struct.unpack_from(f"<{nm}I", data, pos + 4))
+    memory = frozenset(struct.unpack_from(f"<{nm}Q", data, pos + 4))
     return Weights(version, k, threshold, entries, weights, fold, memory)
 
 
